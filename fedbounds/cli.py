@@ -1,0 +1,310 @@
+"""The ``fedbounds`` command line (DESIGN "CLI"): rich tables for people, ``--json`` for programs.
+
+Exit codes: 0 done (``check``: feasible), 1 ``check`` infeasible, 2 bad input, 3 internal error.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import traceback
+from collections.abc import Callable
+from functools import wraps
+from typing import Annotated, Any
+
+import sympy as sp
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from . import engine, registry
+from .complexity import derive, fmt_order
+from .errors import BadInput
+from .parse import parse_assignments
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+                  help="Check published convergence theory for federated min-max and "
+                       "compositional optimization: conditions, bounds, complexities, runs.")
+out = Console(soft_wrap=True)
+err = Console(stderr=True)
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="JSON on stdout instead of a table.")]
+SetOpt = Annotated[list[str] | None, typer.Option(
+    "--set", help="NAME=VALUE (integers, decimals, 1e-3, fractions like 1/8); "
+                  "`--set a=1 b=2` and `--set a=1 --set b=2` both work.")]
+MoreOpt = Annotated[list[str] | None, typer.Argument(
+    metavar="[NAME=VALUE]...", help="more NAME=VALUE pairs (continuing --set)", show_default=False)]
+
+
+def assignments(set_: list[str] | None, more: list[str] | None) -> dict:
+    """--set values and the NAME=VALUE words that follow them, parsed exactly."""
+    return parse_assignments([*(set_ or []), *(more or [])])
+
+
+def _clean(x: Any) -> Any:
+    if isinstance(x, float):
+        return None if (math.isnan(x) or math.isinf(x)) else x
+    if isinstance(x, dict):
+        return {k: _clean(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_clean(v) for v in x]
+    return x
+
+
+def emit_json(obj: Any) -> None:
+    sys.stdout.write(json.dumps(_clean(obj), indent=2, allow_nan=False) + "\n")
+
+
+def guarded(fn: Callable) -> Callable:
+    """Map :class:`BadInput` to exit 2 and unexpected errors to exit 3, with a clear message."""
+
+    @wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except BadInput as e:
+            err.print(f"[bold red]error[/]: {e.argument}: {e.message}", highlight=False)
+            raise typer.Exit(2) from None
+        except typer.Exit:
+            raise
+        except Exception as e:  # pragma: no cover - reported, not hidden
+            err.print(f"[bold red]internal error[/]: {type(e).__name__}: {e}", highlight=False)
+            if "--debug" in sys.argv or __import__("os").environ.get("FEDBOUNDS_DEBUG"):
+                traceback.print_exc()
+            raise typer.Exit(3) from None
+
+    return wrapper
+
+
+def g(x: float | None) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "—"
+    return f"{x:.6g}"
+
+
+# ---------------------------------------------------------------------------------------------
+@app.command("list")
+@guarded
+def list_cmd(json_: JsonOpt = False) -> None:
+    """Theorems (and claims, algorithms, problems once registered)."""
+    rows = [{"id": t.id, "paper": t.paper, "title": t.title, "source": t.source,
+             "corrected_of": t.corrected_of} for t in registry.theorems().values()]
+    extra = _extra_listing()
+    if json_:
+        emit_json({"theorems": rows, **extra})
+        return
+    table = Table(title="theorems", show_lines=False)
+    table.add_column("id", no_wrap=True)
+    table.add_column("title")
+    table.add_column("source")
+    for r in rows:
+        table.add_row(r["id"], r["title"], r["source"])
+    out.print(table)
+    for kind, items in extra.items():
+        if items:
+            t = Table(title=kind)
+            t.add_column("id")
+            t.add_column("description")
+            for it in items:
+                t.add_row(it["id"], it.get("description", ""))
+            out.print(t)
+
+
+def _extra_listing() -> dict[str, list[dict]]:
+    """Claims, algorithms and problems from the numeric side, when it is installed."""
+    try:
+        from verify import catalog  # the CLI layer may import verify (DESIGN)
+    except ImportError:
+        return {"claims": [], "algorithms": [], "problems": []}
+    return catalog.listing()
+
+
+@app.command()
+@guarded
+def show(theorem_id: Annotated[str, typer.Argument(metavar="ID")], json_: JsonOpt = False) -> None:
+    """Statement, symbols with domains, conditions with source lines, bound, errata."""
+    t = registry.get(theorem_id)
+    syms = [t.notation.spec(n) for n in t.inputs()]
+    data = {
+        "id": t.id, "paper": t.paper, "title": t.title, "source": t.source,
+        "statement": t.statement, "assumptions": t.assumptions,
+        "symbols": [{"name": s.name, "description": s.description,
+                     "domain": s.domain.describe(), "source": s.source} for s in syms],
+        "derived": [{"name": k.name, "expr": sp.sstr(v)} for k, v in t.derived.items()],
+        "conditions": [{"name": c.name, "relation": sp.sstr(c.rel), "source": c.source,
+                        "note": c.note} for c in t.conditions],
+        "bound": {"lhs": t.bound_lhs, "terms": [{"name": b.name, "expr": sp.sstr(b.expr),
+                                                  "source": b.source} for b in t.bound]},
+        "schedule": {k.name: sp.sstr(v) for k, v in t.schedule.items()},
+        "claimed": {k: sp.sstr(v) for k, v in t.claimed.items()},
+        "errata": [{"id": e.id, "source": e.source, "printed": e.printed,
+                    "corrected": e.corrected, "description": e.description, "digest": e.digest}
+                   for e in t.errata],
+        "corrected_of": t.corrected_of, "notes": t.notes, "algorithms": t.algorithms,
+    }
+    if json_:
+        emit_json(data)
+        return
+    out.print(f"[bold]{t.id}[/] — {t.title}  [dim]({t.source})[/]")
+    if t.corrected_of:
+        out.print(f"[yellow]corrected variant of {t.corrected_of}[/]")
+    out.print(t.statement)
+    for a in t.assumptions:
+        out.print(f"  • {a}")
+    st = Table(title="symbols")
+    for c in ("name", "domain", "meaning", "source"):
+        st.add_column(c)
+    for s in syms:
+        st.add_row(s.name, s.domain.describe(), s.description, s.source)
+    for k, v in t.derived.items():
+        st.add_row(k.name, "derived", f"{k.name} = {sp.sstr(v)}", "")
+    out.print(st)
+    ct = Table(title="conditions")
+    for c in ("name", "relation", "source"):
+        ct.add_column(c)
+    for c in t.conditions:
+        ct.add_row(c.name, sp.sstr(c.rel), c.source)
+    out.print(ct)
+    if t.bound:
+        bt = Table(title=f"bound: {t.bound_lhs} ≤ sum of")
+        for c in ("term", "expression", "source"):
+            bt.add_column(c)
+        for b in t.bound:
+            bt.add_row(b.name, sp.sstr(b.expr), b.source)
+        out.print(bt)
+    if t.schedule:
+        out.print("schedule: " + ", ".join(f"{k} = {sp.sstr(v)}" for k, v in t.schedule.items())
+                  + f"  [dim]({t.schedule_source})[/]")
+    if t.errata:
+        et = Table(title="errata")
+        for c in ("id", "line", "printed", "corrected", "why"):
+            et.add_column(c)
+        for e in t.errata:
+            et.add_row(e.id, e.source, e.printed, e.corrected, e.description)
+        out.print(et)
+    for n in t.notes:
+        out.print(f"note: {n}")
+
+
+@app.command()
+@guarded
+def check(theorem_id: Annotated[str, typer.Argument(metavar="ID")], more: MoreOpt = None,
+          set_: SetOpt = None,
+          json_: JsonOpt = False) -> None:
+    """Each condition of ID at the given values: lhs, rhs, margin, holds. Exit 1 if any fails."""
+    t = registry.get(theorem_id)
+    feasible, results = engine.check(t, assignments(set_, more))
+    if json_:
+        emit_json({"theorem": t.id, "feasible": feasible,
+                   "conditions": [r.as_json() for r in results]})
+    else:
+        table = Table(title=f"{t.id}: {'feasible' if feasible else 'INFEASIBLE'}")
+        for c in ("condition", "lhs", "rhs", "margin", "holds", "source"):
+            table.add_column(c)
+        for r in results:
+            table.add_row(r.name, g(r.lhs), g(r.rhs), g(r.margin),
+                          "[green]yes[/]" if r.holds else "[red]no[/]", r.source)
+        out.print(table)
+    raise typer.Exit(0 if feasible else 1)
+
+
+@app.command("max-step")
+@guarded
+def max_step(theorem_id: Annotated[str, typer.Argument(metavar="ID")],
+             more: MoreOpt = None,
+             vary: Annotated[str, typer.Option("--vary", help="symbol to maximise")] = "",
+             set_: SetOpt = None, json_: JsonOpt = False) -> None:
+    """Largest value of --vary satisfying every condition of ID, the others fixed by --set."""
+    t = registry.get(theorem_id)
+    if not vary:
+        raise BadInput("--vary", "required: the symbol to maximise, e.g. --vary gamma")
+    r = engine.max_step(t, vary, assignments(set_, more))
+    if json_:
+        emit_json(r.as_json(t.id))
+        return
+    if r.value is None:
+        msg = "unbounded above (every large value is feasible)" if r.unbounded else \
+            f"no feasible value; failing: {', '.join(r.binding_all) or '—'}"
+        out.print(f"{t.id}: {vary}: {msg}")
+        return
+    out.print(f"{t.id}: largest {vary} = [bold]{r.value:.17g}[/]"
+              f"{'' if r.attained else ' (supremum, not attained: strict condition)'}")
+    out.print(f"binding: {', '.join(r.binding_all) or '—'}")
+    if not r.interval:
+        segs = "; ".join(f"[{a:.6g}, {b:.6g}]" for a, b in r.segments)
+        out.print(f"[yellow]the feasible set is not an interval:[/] {segs}")
+
+
+@app.command("bound")
+@guarded
+def bound_cmd(theorem_id: Annotated[str, typer.Argument(metavar="ID")], more: MoreOpt = None,
+          set_: SetOpt = None,
+              json_: JsonOpt = False) -> None:
+    """Value of the bound of ID and its named terms."""
+    t = registry.get(theorem_id)
+    r = engine.bound(t, assignments(set_, more))
+    if json_:
+        emit_json({"theorem": t.id, "value": r.value, "terms": r.terms, "derived": r.derived,
+                   "lhs": t.bound_lhs, "conditions_hold": r.feasible, "violated": r.violated})
+        return
+    table = Table(title=f"{t.id}: {t.bound_lhs} ≤ {g(r.value)}")
+    table.add_column("term")
+    table.add_column("value")
+    table.add_column("source")
+    for b in t.bound:
+        table.add_row(b.name, g(r.terms[b.name]), b.source)
+    for k, v in r.derived.items():
+        table.add_row(f"({k})", g(v), "derived")
+    out.print(table)
+    if not r.feasible:
+        err.print(f"[yellow]warning[/]: conditions violated: {', '.join(r.violated)} — "
+                  "the bound is not guaranteed at these values", highlight=False)
+
+
+@app.command()
+@guarded
+def complexity(theorem_id: Annotated[str, typer.Argument(metavar="ID")],
+               json_: JsonOpt = False) -> None:
+    """Orders derived from the encoded bound and schedule, beside the paper's claims."""
+    t = registry.get(theorem_id)
+    rep = derive(t)
+    if json_:
+        emit_json(rep.as_json())
+        return
+    out.print(f"[bold]{t.id}[/] — {t.title}")
+    if rep.T_eps is not None:
+        out.print(f"T_ε (bound ≤ ε, term by term): {sp.sstr(rep.T_eps)}")
+    for reg in rep.regimes:
+        table = Table(title=f"{reg.name}  [{reg.source}]")
+        table.add_column("cost", no_wrap=True)
+        table.add_column("derived", overflow="fold")
+        table.add_column("claimed", overflow="fold")
+        table.add_column("verdict", no_wrap=True)
+        for row in reg.rows:
+            colour = {"agree": "green", "disagree": "red"}.get(row.verdict, "yellow")
+            table.add_row(row.cost, fmt_order(row.derived_order), fmt_order(row.claimed),
+                          f"[{colour}]{row.verdict}[/]")
+        out.print(table)
+        if reg.note:
+            out.print(f"  note: {reg.note}")
+        for row in reg.rows:
+            if row.verdict == "disagree":
+                out.print(f"  {row.cost}: {row.detail}")
+    if rep.schedule:
+        st = Table(title="schedule vs conditions")
+        for c in ("condition", "verdict", "detail", "source"):
+            st.add_column(c)
+        for s in rep.schedule:
+            st.add_row(s.condition, s.verdict, s.detail, s.source)
+        out.print(st)
+    for n in rep.notes:
+        out.print(f"note: {n}")
+
+
+def main() -> None:  # console script
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

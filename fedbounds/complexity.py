@@ -1,0 +1,427 @@
+"""Complexity derivation from an encoded statement and its corollary schedule.
+
+Given a theorem's bound (named terms), its schedule (step sizes as functions of T, ε, …) and its
+per-run costs (iterations = T, communications = pT, …), :func:`derive` solves "bound ≤ ε" for T
+term by term:
+
+* a contraction term ``c·r^T`` needs ``T ≥ ln(k c/ε)/(1 − r)`` (since −ln r ≥ 1 − r),
+* a sublinear term ``c·T^(−a)`` needs ``T ≥ (k c/ε)^(1/a)``,
+* a term free of T is a floor that the schedule must keep ≤ ε/k (checked, not assumed),
+
+with k the number of terms. The costs at that T are the derived complexities; their big-O form
+drops numeric constants. Agreement with the paper's claimed order is decided numerically: the
+ratio derived/claimed must stay within a factor :data:`AGREE_SPREAD` over a grid spanning many
+orders of magnitude of every symbol (respecting the theorem's ``regime`` relations), while the
+claimed order itself varies by far more.
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+import sympy as sp
+
+from .model import Theorem
+
+AGREE_SPREAD = 100.0
+
+
+@dataclass
+class CostOrder:
+    cost: str
+    derived: sp.Expr | None
+    derived_order: sp.Expr | None
+    claimed: sp.Expr | None
+    verdict: str  # agree | disagree | no claim | not derived
+    spread: float | None = None
+    detail: str = ""
+
+    def as_json(self) -> dict:
+        return {"cost": self.cost,
+                "derived": None if self.derived is None else sp.sstr(self.derived),
+                "derived_order": None if self.derived_order is None else sp.sstr(self.derived_order),
+                "claimed": None if self.claimed is None else sp.sstr(self.claimed),
+                "verdict": self.verdict, "ratio_spread": self.spread, "detail": self.detail}
+
+
+@dataclass
+class Regime:
+    name: str
+    source: str
+    note: str
+    rows: list[CostOrder]
+
+
+@dataclass
+class ScheduleCheck:
+    condition: str
+    source: str
+    verdict: str  # always | never | partial | threshold
+    detail: str
+
+    def as_json(self) -> dict:
+        return {"condition": self.condition, "source": self.source, "verdict": self.verdict,
+                "detail": self.detail}
+
+
+@dataclass
+class ComplexityReport:
+    theorem: str
+    T_eps: sp.Expr | None
+    floors: list[str]
+    regimes: list[Regime]
+    schedule: list[ScheduleCheck] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict:
+        return {"theorem": self.theorem,
+                "T_eps": None if self.T_eps is None else sp.sstr(self.T_eps),
+                "floors": self.floors,
+                "regimes": [{"name": r.name, "source": r.source, "note": r.note,
+                             "orders": [row.as_json() for row in r.rows]} for r in self.regimes],
+                "schedule_vs_conditions": [s.as_json() for s in self.schedule],
+                "notes": self.notes}
+
+
+# ---------------------------------------------------------------------------------------------
+def apply_schedule(thm: Theorem, expr: sp.Basic) -> sp.Basic:
+    """Substitute derived quantities and the schedule (to a fixed point) into ``expr``."""
+    expr = thm.expand(expr)
+    sched = {s: thm.expand(v) for s, v in thm.schedule.items()}
+    for _ in range(8):
+        new = thm.expand(expr.xreplace(sched))
+        if new == expr:
+            break
+        expr = new
+    return expr
+
+
+def _solve_term(term: sp.Expr, T: sp.Symbol, eps: sp.Symbol, k: int) -> sp.Expr | None:
+    """T needed for ``term ≤ ε/k`` (None if the term's T-dependence is not recognised)."""
+    term = sp.powsimp(sp.expand_power_base(term, force=True), force=True)
+    coeff, dep = term.as_independent(T, as_Add=False)
+    if dep == 1:
+        return None
+    if isinstance(dep, sp.Pow) and not dep.base.has(T):
+        rate_exp = dep.exp
+        a, rest = rate_exp.as_independent(T, as_Add=False)
+        if rest == T:
+            r = dep.base ** a
+            return sp.log(k * coeff / eps) / (1 - r)
+    if isinstance(dep, sp.Pow) and dep.base == T and dep.exp.is_negative:
+        return (k * coeff / eps) ** (-1 / dep.exp)
+    if dep == T:  # grows with T: cannot be made small
+        return None
+    return None
+
+
+def dominates(thm: Theorem, a: sp.Expr, b: sp.Expr) -> bool:
+    """a ≥ b at every grid point admitted by the theorem's regime relations (numeric)."""
+    syms = sorted(a.free_symbols | b.free_symbols, key=lambda s: s.name)
+    if not syms:
+        return bool(a >= b)
+    pts = np.array(list(itertools.product(*[_grid_values(s, thm) for s in syms])), dtype=float)
+    cols = [pts[:, i] for i in range(len(syms))]
+    adm = _regime_ok(thm, syms, cols)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        d = np.broadcast_to(np.asarray(sp.lambdify(syms, a - b, "numpy")(*cols), dtype=float),
+                            adm.shape)
+    return bool(np.all(d[adm] >= -1e-12 * (1 + np.abs(d[adm]))))
+
+
+def big_o(expr: sp.Expr, fixed: dict[sp.Symbol, sp.Expr] | None = None,
+          thm: Theorem | None = None) -> sp.Expr:
+    """Drop numeric constants: 8*max(2a, b)*log(2V/ε) → max(a, b)*log(V/ε); with ``thm``,
+    also drop Max/Min arguments its regime relations make dominated (e.g. μ ≤ ℓ̂)."""
+    expr = expr.xreplace(fixed or {})
+
+    def rec(e: sp.Expr) -> sp.Expr:
+        if e.is_Number:
+            return sp.Integer(1)
+        if isinstance(e, sp.Mul):
+            return sp.Mul(*[rec(a) for a in e.args if not a.is_Number])
+        if isinstance(e, sp.Pow):
+            if e.exp.is_Number and isinstance(e.base, (sp.Min, sp.Max)) and e.exp < 0:
+                flip = sp.Max if isinstance(e.base, sp.Min) else sp.Min
+                return rec(flip(*[a ** e.exp for a in e.base.args], evaluate=False))
+            if e.exp.is_Number:
+                return rec(e.base) ** e.exp
+            return e
+        if isinstance(e, sp.log):
+            arg = e.args[0]
+            c, rest = arg.as_independent(*arg.free_symbols, as_Add=False)
+            return sp.log(rec(rest)) if rest != 1 else sp.Integer(1)
+        if isinstance(e, (sp.Max, sp.Min)):
+            args = [rec(a) for a in e.args]
+            non_const = [a for a in args if not a.is_Number]
+            if len(non_const) < len(args) and non_const:
+                args = non_const + [sp.Integer(1)]
+            if thm is not None:
+                keep = []
+                for i, a in enumerate(args):
+                    beaten = False
+                    for j, b in enumerate(args):
+                        if j == i or b == a:
+                            continue
+                        hi, lo = (b, a) if isinstance(e, sp.Max) else (a, b)
+                        if dominates(thm, hi, lo) and (j < i or not dominates(thm, lo, hi)):
+                            beaten = True
+                            break
+                    if not beaten:
+                        keep.append(a)
+                args = _dedupe(keep) or args
+            return type(e)(*args)
+        if isinstance(e, sp.Add):
+            terms = [rec(a) for a in e.args if not a.is_Number]
+            return sp.Add(*terms) if terms else sp.Integer(1)
+        return e
+
+    return rec(expr)
+
+
+def _dedupe(xs: list) -> list:
+    out: list = []
+    for x in xs:
+        if x not in out:
+            out.append(x)
+    return out
+
+
+def _grid_values(sym: sp.Symbol, thm: Theorem) -> list[float]:
+    if thm.accuracy is not None and sym == thm.accuracy:
+        return [1e-10, 1e-7, 1e-4, 1e-2]
+    if sym.name in thm.notation:
+        dom = thm.notation.spec(sym.name).domain
+        if dom.integer:
+            return [1.0, 10.0, 100.0, 1e4]
+        if dom.hi <= 1:
+            return [1e-4, 1e-2, 0.1, 0.5, 1.0]
+        if dom.lo == 0 and not dom.lo_open:
+            return [0.0, 1e-3, 1.0, 1e3]
+    return [1e-3, 1.0, 1e3]
+
+
+def _regime_ok(thm: Theorem, names: list[sp.Symbol], cols: list[np.ndarray]) -> np.ndarray:
+    ok = np.ones(cols[0].shape, dtype=bool) if cols else np.ones(1, dtype=bool)
+    for rel in thm.regime:
+        if not rel.free_symbols <= set(names):
+            continue
+        f = sp.lambdify(names, rel.lhs - rel.rhs, modules="numpy")
+        d = np.broadcast_to(f(*cols), ok.shape)
+        ok &= (d <= 0) if isinstance(rel, (sp.Le, sp.Lt)) else (d >= 0)
+    return ok
+
+
+def compare(thm: Theorem, derived: sp.Expr, claimed: sp.Expr) -> tuple[str, float | None, str]:
+    """Decide agree/disagree of two orders numerically (ratio spread over a wide grid)."""
+    fixed = dict(thm.fixed_in_orders)
+    d, c = derived.xreplace(fixed), claimed.xreplace(fixed)
+    syms = sorted((d.free_symbols | c.free_symbols), key=lambda s: s.name)
+    if not syms:
+        return "agree", 1.0, "both constant"
+    grids = [_grid_values(s, thm) for s in syms]
+    pts = np.array(list(itertools.product(*grids)), dtype=float)
+    if pts.shape[0] > 200_000:  # keep it fast
+        pts = pts[np.random.default_rng(0).choice(pts.shape[0], 200_000, replace=False)]
+    cols = [pts[:, i] for i in range(len(syms))]
+    ok = _regime_ok(thm, syms, cols)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fd = sp.lambdify(syms, d, modules="numpy")
+        fc = sp.lambdify(syms, c, modules="numpy")
+        vd = np.broadcast_to(np.asarray(fd(*cols), dtype=float), ok.shape)
+        vc = np.broadcast_to(np.asarray(fc(*cols), dtype=float), ok.shape)
+    good = ok & np.isfinite(vd) & np.isfinite(vc) & (vd > 0) & (vc > 0)
+    if good.sum() < 2:
+        return "inconclusive", None, "too few admissible grid points"
+    ratio = vd[good] / vc[good]
+    spread = float(ratio.max() / ratio.min())
+    claimed_range = float(vc[good].max() / vc[good].min())
+    if spread <= AGREE_SPREAD:
+        return "agree", spread, (f"derived/claimed within a factor {spread:.3g} while the "
+                                 f"claimed order varies by {claimed_range:.3g}")
+    i_max, i_min = int(np.argmax(ratio)), int(np.argmin(ratio))
+    where = lambda i: ", ".join(f"{s.name}={cols[j][good][i]:.3g}" for j, s in enumerate(syms))  # noqa: E731
+    return "disagree", spread, (f"derived/claimed ranges from {ratio.min():.3g} ({where(i_min)}) "
+                                f"to {ratio.max():.3g} ({where(i_max)})")
+
+
+def schedule_vs_conditions(thm: Theorem) -> list[ScheduleCheck]:
+    """Whether the schedule satisfies each condition: symbolically, else on a wide grid."""
+    out = []
+    T = thm.horizon
+    for cond in thm.conditions:
+        rel = apply_schedule(thm, cond.rel)
+        if rel is sp.true:
+            out.append(ScheduleCheck(cond.name, cond.source, "always", "holds identically"))
+            continue
+        if rel is sp.false:
+            out.append(ScheduleCheck(cond.name, cond.source, "never", "fails identically"))
+            continue
+        syms = sorted(rel.free_symbols, key=lambda s: s.name)
+        if not syms:
+            out.append(ScheduleCheck(cond.name, cond.source, "always" if bool(rel) else "never", ""))
+            continue
+        grids = [(_grid_values(s, thm) if s != T else [1.0, 10.0, 1e2, 1e3, 1e4, 1e6, 1e8])
+                 for s in syms]
+        pts = np.array(list(itertools.product(*grids)), dtype=float)
+        cols = [pts[:, i] for i in range(len(syms))]
+        adm = _regime_ok(thm, syms, cols)
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            lhs = np.broadcast_to(np.asarray(sp.lambdify(syms, rel.lhs, "numpy")(*cols),
+                                             dtype=float), adm.shape)
+            rhs = np.broadcast_to(np.asarray(sp.lambdify(syms, rel.rhs, "numpy")(*cols),
+                                             dtype=float), adm.shape)
+        small, big = (lhs, rhs) if isinstance(rel, (sp.Le, sp.Lt)) else (rhs, lhs)
+        tol = 1e-12 * np.where(np.isfinite(big), np.abs(big), 0)
+        holds = (small < big) if isinstance(rel, (sp.Lt, sp.Gt)) else (small <= big + tol)
+        holds &= ~np.isnan(small) & ~np.isnan(big)
+        h = holds[adm]
+        n = int(adm.sum())
+        if h.all():
+            out.append(ScheduleCheck(cond.name, cond.source, "always", f"holds at all {n} grid points"))
+        elif not h.any():
+            out.append(ScheduleCheck(cond.name, cond.source, "never", f"fails at all {n} grid points"))
+        else:
+            detail = f"holds at {int(h.sum())} of {n} grid points"
+            verdict = "partial"
+            if T is not None and T in syms:
+                iT = syms.index(T)
+                thr = _threshold(cols, iT, holds, adm)
+                if thr is not None:
+                    verdict = "threshold"
+                    detail += f"; at every grid point it holds for all T >= {thr:.3g} on the grid"
+            out.append(ScheduleCheck(cond.name, cond.source, verdict, detail))
+    return out
+
+
+def _threshold(cols, iT, holds, adm) -> float | None:
+    """If, for every setting of the other symbols, holds(T) is monotone (false→true) in T."""
+    others = np.stack([c for j, c in enumerate(cols) if j != iT], axis=1) if len(cols) > 1 else \
+        np.zeros((cols[0].size, 0))
+    keys = {}
+    for idx in np.flatnonzero(adm):
+        keys.setdefault(tuple(others[idx]), []).append(idx)
+    worst = 0.0
+    for idxs in keys.values():
+        idxs = sorted(idxs, key=lambda i: cols[iT][i])
+        hs = [bool(holds[i]) for i in idxs]
+        if not hs[-1] or any(a and not b for a, b in zip(hs, hs[1:])):
+            return None
+        first = next(i for i, h in zip(idxs, hs) if h)
+        worst = max(worst, float(cols[iT][first]))
+    return worst
+
+
+def derive(thm: Theorem) -> ComplexityReport:
+    """Derived vs claimed orders for each cost, in the general case and each specialization."""
+    notes: list[str] = []
+    T, eps = thm.horizon, thm.accuracy
+    T_eps = None
+    floors: list[str] = []
+    if thm.bound and T is not None and eps is not None and thm.costs:
+        terms = [(t.name, apply_schedule(thm, t.expr)) for t in thm.bound]
+        k = len(terms)
+        needs = []
+        for name, e in terms:
+            if not e.has(T):
+                floors.append(name)
+                continue
+            sol = _solve_term(e, T, eps, k)
+            if sol is None:
+                notes.append(f"term {name!r}: T-dependence not recognised; no symbolic T_eps")
+                needs = None
+                break
+            needs.append(sol)
+        if needs:
+            T_eps = needs[0] if len(needs) == 1 else sp.Max(*needs)
+        for name in floors:
+            e = dict(terms)[name]
+            verdict, spread, detail = _floor_check(thm, e, k)
+            notes.append(f"floor term {name!r} = {sp.sstr(e)} under the schedule: {detail}")
+    regimes = []
+    base_subs: dict = {}
+    regime_list = [("general", thm.claimed_source, "", base_subs, thm.claimed)]
+    for s in thm.specializations:
+        regime_list.append((s.name, s.source, s.note, s.subs, s.claimed))
+    for name, source, note, subs, claimed in regime_list:
+        rows = []
+        for cost, cexpr in thm.costs.items():
+            derived = None
+            if T_eps is not None:
+                derived = apply_schedule(thm, cexpr.xreplace({T: T_eps}))
+                derived = _subs(derived, subs)
+            cl = claimed.get(cost)
+            if derived is None:
+                rows.append(CostOrder(cost, None, None, cl, "not derived"))
+                continue
+            order = big_o(derived, thm.fixed_in_orders, thm)
+            if cl is None:
+                rows.append(CostOrder(cost, derived, order, None, "no claim"))
+                continue
+            verdict, spread, detail = compare(thm, derived, cl)
+            rows.append(CostOrder(cost, derived, order, cl, verdict, spread, detail))
+        regimes.append(Regime(name, source, note, rows))
+    return ComplexityReport(thm.id, T_eps, floors, regimes,
+                            schedule_vs_conditions(thm) if thm.schedule else [], notes)
+
+
+def _subs(expr: sp.Expr, subs: dict) -> sp.Expr:
+    """Substitute, taking x → 0 as a limit from above (all quantities here are positive):
+    c/x → ∞ and Min(a, ∞) = a, instead of sympy's complex infinity."""
+    zeros = {k: sp.Dummy(k.name, positive=True) for k, v in subs.items() if v == 0}
+    out = expr.xreplace({k: zeros.get(k, v) for k, v in subs.items()})
+    if not zeros:
+        return out
+    marks = set(zeros.values())
+
+    def rebuild(e: sp.Basic) -> sp.Basic:
+        if e in marks:
+            return sp.Integer(0)
+        if not e.args:
+            return e
+        args = [rebuild(a) for a in e.args]
+        if isinstance(e, sp.Pow) and args[0] == 0 and args[1].is_negative:
+            return sp.oo
+        new = e.func(*args)
+        return sp.oo if new is sp.zoo else new
+
+    return rebuild(out)
+
+
+def _floor_check(thm: Theorem, e: sp.Expr, k: int) -> tuple[str, float | None, str]:
+    eps = thm.accuracy
+    ratio = e / eps
+    syms = sorted(ratio.free_symbols, key=lambda s: s.name)
+    if not syms:
+        v = float(ratio)
+        return ("ok" if v <= 1 / k + 1e-12 else "too large"), v, f"floor/ε = {v:.3g}"
+    grids = [_grid_values(s, thm) for s in syms]
+    pts = np.array(list(itertools.product(*grids)), dtype=float)
+    cols = [pts[:, i] for i in range(len(syms))]
+    adm = _regime_ok(thm, syms, cols)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        v = np.broadcast_to(np.asarray(sp.lambdify(syms, ratio, "numpy")(*cols), dtype=float),
+                            adm.shape)[adm]
+    v = v[np.isfinite(v)]
+    if v.size == 0:
+        return "inconclusive", None, "no admissible grid point"
+    mx = float(v.max())
+    return ("ok" if mx <= 1 / k + 1e-12 else "too large", mx,
+            f"max floor/ε on the grid = {mx:.3g} (needs <= 1/{k} for the split used)")
+
+
+def fmt_order(e: sp.Expr | None) -> str:
+    if e is None:
+        return "—"
+    return f"O({sp.sstr(e)})"
+
+
+__all__ = ["derive", "big_o", "compare", "apply_schedule", "schedule_vs_conditions",
+           "ComplexityReport", "fmt_order", "AGREE_SPREAD"]

@@ -1,0 +1,242 @@
+"""The theorem model: theorems are data (DESIGN "How things should be built").
+
+A paper module builds a :class:`Notation` (its symbols with domains), then a list of
+:class:`Theorem` objects holding named conditions (sympy relationals with source lines), the
+bound as named terms, derived quantities, claimed orders, corollary schedules and errata.
+Everything that computes over a theorem lives in :mod:`fedbounds.engine` and
+:mod:`fedbounds.complexity`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import sympy as sp
+
+__all__ = [
+    "Domain",
+    "POSITIVE",
+    "NONNEGATIVE",
+    "REAL",
+    "UNIT",
+    "PROBABILITY",
+    "POSITIVE_INTEGER",
+    "NONNEGATIVE_INTEGER",
+    "SymbolSpec",
+    "Notation",
+    "Condition",
+    "Term",
+    "Erratum",
+    "Specialization",
+    "Theorem",
+]
+
+
+@dataclass(frozen=True)
+class Domain:
+    """A set of admissible values: an interval of the reals, optionally integers only."""
+
+    name: str
+    lo: float = -math.inf
+    hi: float = math.inf
+    lo_open: bool = True
+    hi_open: bool = True
+    integer: bool = False
+
+    def contains(self, value: Fraction | float | int) -> bool:
+        v = float(value)
+        if math.isnan(v):
+            return False
+        if self.integer and Fraction(value) != int(Fraction(value)):
+            return False
+        if v < self.lo or (self.lo_open and v == self.lo):
+            return False
+        return not (v > self.hi or (self.hi_open and v == self.hi))
+
+    def describe(self) -> str:
+        """Human form, e.g. ``(0, 1]`` or ``integer >= 1``."""
+        if self.integer:
+            return f"integer >= {int(self.lo)}" if math.isinf(self.hi) else (
+                f"integer in [{int(self.lo)}, {int(self.hi)}]")
+        lo = "-inf" if math.isinf(self.lo) else _fmt(self.lo)
+        hi = "inf" if math.isinf(self.hi) else _fmt(self.hi)
+        return f"{'(' if self.lo_open else '['}{lo}, {hi}{')' if self.hi_open else ']'}"
+
+    def sympy_assumptions(self) -> dict[str, bool]:
+        a: dict[str, bool] = {"real": True}
+        if self.integer:
+            a["integer"] = True
+        if self.lo > 0 or (self.lo == 0 and self.lo_open):
+            a["positive"] = True
+        elif self.lo == 0:
+            a["nonnegative"] = True
+        return a
+
+
+def _fmt(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else repr(x)
+
+
+POSITIVE = Domain("positive", 0.0)
+NONNEGATIVE = Domain("nonnegative", 0.0, lo_open=False)
+REAL = Domain("real")
+UNIT = Domain("unit", 0.0, 1.0, lo_open=True, hi_open=False)  # (0, 1]
+PROBABILITY = UNIT
+OPEN_UNIT = Domain("open unit", 0.0, 1.0)  # (0, 1)
+POSITIVE_INTEGER = Domain("positive integer", 1.0, lo_open=False, integer=True)
+NONNEGATIVE_INTEGER = Domain("nonnegative integer", 0.0, lo_open=False, integer=True)
+
+
+@dataclass(frozen=True)
+class SymbolSpec:
+    """A symbol of a paper's notation: ASCII name (DESIGN symbol names), domain, meaning."""
+
+    name: str
+    domain: Domain
+    description: str
+    latex: str = ""
+    source: str = ""
+
+    @property
+    def symbol(self) -> sp.Symbol:
+        return sp.Symbol(self.name, **self.domain.sympy_assumptions())
+
+
+class Notation:
+    """A paper's symbol table. ``add`` returns the sympy symbol to build expressions with."""
+
+    def __init__(self, paper: str) -> None:
+        self.paper = paper
+        self._specs: dict[str, SymbolSpec] = {}
+
+    def add(self, name: str, domain: Domain, description: str, latex: str = "",
+            source: str = "") -> sp.Symbol:
+        if name in self._specs:
+            raise ValueError(f"symbol {name!r} declared twice in {self.paper}")
+        spec = SymbolSpec(name, domain, description, latex or name, source)
+        self._specs[name] = spec
+        return spec.symbol
+
+    def spec(self, name: str) -> SymbolSpec:
+        return self._specs[name]
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._specs
+
+    def names(self) -> list[str]:
+        return list(self._specs)
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A named hypothesis on the parameters, e.g. gamma <= 1/mu (paper line in ``source``)."""
+
+    name: str
+    rel: sp.Rel
+    source: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Term:
+    """A named summand of a bound (or of a derived quantity) with its source line."""
+
+    name: str
+    expr: sp.Expr
+    source: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Erratum:
+    """A documented error of the printed statement: printed vs corrected, with source line."""
+
+    id: str
+    source: str
+    printed: str
+    corrected: str
+    description: str
+    digest: str = ""  # where the digest documents it (e.g. "proxskip_vip.md §9.A item 2")
+
+
+@dataclass(frozen=True)
+class Specialization:
+    """A named substitution (e.g. min-max with ell = kappa*L) and the orders claimed under it."""
+
+    name: str
+    subs: dict[sp.Symbol, sp.Expr]
+    claimed: dict[str, sp.Expr]
+    source: str
+    note: str = ""
+
+
+@dataclass
+class Theorem:
+    """One statement of a paper, as data. ``id`` follows DESIGN (``paper.kindN[.variant]``)."""
+
+    id: str
+    paper: str
+    title: str
+    source: str
+    statement: str
+    notation: Notation
+    assumptions: list[str] = field(default_factory=list)
+    derived: dict[sp.Symbol, sp.Expr] = field(default_factory=dict)
+    conditions: list[Condition] = field(default_factory=list)
+    bound_lhs: str = ""
+    bound: list[Term] = field(default_factory=list)
+    schedule: dict[sp.Symbol, sp.Expr] = field(default_factory=dict)
+    schedule_source: str = ""
+    costs: dict[str, sp.Expr] = field(default_factory=dict)
+    claimed: dict[str, sp.Expr] = field(default_factory=dict)
+    claimed_source: str = ""
+    specializations: list[Specialization] = field(default_factory=list)
+    errata: list[Erratum] = field(default_factory=list)
+    corrected_of: str | None = None
+    horizon: sp.Symbol | None = None  # T, the number of iterations
+    accuracy: sp.Symbol | None = None  # epsilon
+    regime: list[sp.Rel] = field(default_factory=list)  # relations assumed by order comparisons
+    fixed_in_orders: dict[sp.Symbol, sp.Expr] = field(default_factory=dict)  # e.g. V_0 -> 1
+    algorithms: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        names = [c.name for c in self.conditions]
+        if len(set(names)) != len(names):
+            raise ValueError(f"{self.id}: duplicate condition names {names}")
+        for sym in self.free_symbols():
+            if sym.name not in self.notation:
+                raise ValueError(f"{self.id}: symbol {sym.name!r} is not in the notation")
+
+    # -- symbols ---------------------------------------------------------------------------
+    def expand(self, expr: sp.Expr | sp.Rel) -> sp.Expr | sp.Rel:
+        """Substitute derived quantities (in declaration order, later may use earlier)."""
+        for sym, value in reversed(list(self.derived.items())):
+            expr = expr.xreplace({sym: value})
+        return expr
+
+    def _expressions(self) -> list[sp.Basic]:
+        return ([c.rel.lhs for c in self.conditions] + [c.rel.rhs for c in self.conditions]
+                + [t.expr for t in self.bound])
+
+    def free_symbols(self) -> set[sp.Symbol]:
+        out: set[sp.Symbol] = set()
+        for e in self._expressions():
+            out |= self.expand(e).free_symbols
+        return out
+
+    def inputs(self) -> list[str]:
+        """Names a user must give to check conditions and evaluate the bound (sorted)."""
+        return sorted(s.name for s in self.free_symbols())
+
+    def condition_inputs(self) -> list[str]:
+        out: set[str] = set()
+        for c in self.conditions:
+            out |= {s.name for side in (c.rel.lhs, c.rel.rhs)
+                    for s in self.expand(side).free_symbols}
+        return sorted(out)
+
+    def bound_value_expr(self) -> sp.Expr:
+        return sp.Add(*[t.expr for t in self.bound])

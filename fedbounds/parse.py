@@ -1,0 +1,43 @@
+"""Parsing of user-typed numbers and ``NAME=VALUE`` pairs without eval or sympify.
+
+Accepted: integers (``10``), decimals (``0.25``, ``.5``), scientific (``1e-3``, ``2.5E+4``),
+fractions of those (``1/8``, ``3/2e3``). Everything is parsed to an exact :class:`Fraction`.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+from .errors import BadInput
+
+_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+
+
+def parse_number(text: str, argument: str = "value") -> Fraction:
+    """Parse an exact rational from ``text``; raise :class:`BadInput` naming ``argument``."""
+    s = text.strip()
+    parts = s.split("/")
+    if len(parts) > 2 or not all(_NUMBER.match(p.strip()) for p in parts):
+        raise BadInput(argument, f"malformed number {text!r}; allowed: integers, decimals, "
+                       "1e-3 notation and fractions like 1/8")
+    num = Fraction(parts[0].strip())
+    if len(parts) == 2:
+        den = Fraction(parts[1].strip())
+        if den == 0:
+            raise BadInput(argument, f"division by zero in {text!r}")
+        num /= den
+    return num
+
+
+def parse_assignments(items: list[str] | None, argument: str = "--set") -> dict[str, Fraction]:
+    """Parse ``NAME=VALUE`` items (later ones override earlier ones)."""
+    out: dict[str, Fraction] = {}
+    for item in items or []:
+        name, sep, value = item.partition("=")
+        name = name.strip()
+        if not sep or not _NAME.match(name):
+            raise BadInput(argument, f"expected NAME=VALUE, got {item!r}")
+        out[name] = parse_number(value, f"{argument} {name}")
+    return out

@@ -1,0 +1,1 @@
+"""Problem families with exact constants (quadratic games, compositional problems, ...)."""

@@ -1,0 +1,1 @@
+"""Numeric side: executor, algorithms, exact recursions, fitting, verifiers, sweeps."""

@@ -1,0 +1,1 @@
+"""Algorithms, one module per paper, each exposing ALGORITHMS: list[AlgorithmEntry]."""

@@ -1,0 +1,1 @@
+"""Claim modules, one per paper, each exposing CLAIMS."""
