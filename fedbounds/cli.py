@@ -302,6 +302,9 @@ def complexity(theorem_id: Annotated[str, typer.Argument(metavar="ID")],
         out.print(f"note: {n}")
 
 
+from . import cli_numeric  # noqa: E402,F401  (registers run/verify/report/counterexample)
+
+
 def main() -> None:  # console script
     app()
 

@@ -254,7 +254,13 @@ def schedule_vs_conditions(thm: Theorem) -> list[ScheduleCheck]:
     """Whether the schedule satisfies each condition: symbolically, else on a wide grid."""
     out = []
     T = thm.horizon
+    touched = set(thm.schedule) | set(thm.derived)
     for cond in thm.conditions:
+        if not (cond.rel.free_symbols & touched):
+            out.append(ScheduleCheck(cond.name, cond.source, "hypothesis",
+                                     "involves neither the schedule nor derived quantities: "
+                                     "a hypothesis on the inputs"))
+            continue
         rel = apply_schedule(thm, cond.rel)
         if rel is sp.true:
             out.append(ScheduleCheck(cond.name, cond.source, "always", "holds identically"))
@@ -288,7 +294,9 @@ def schedule_vs_conditions(thm: Theorem) -> list[ScheduleCheck]:
         elif not h.any():
             out.append(ScheduleCheck(cond.name, cond.source, "never", f"fails at all {n} grid points"))
         else:
-            detail = f"holds at {int(h.sum())} of {n} grid points"
+            bad = int(np.flatnonzero(adm & ~holds)[0])
+            example = ", ".join(f"{s.name}={cols[j][bad]:.3g}" for j, s in enumerate(syms))
+            detail = f"holds at {int(h.sum())} of {n} grid points; fails e.g. at {example}"
             verdict = "partial"
             if T is not None and T in syms:
                 iT = syms.index(T)

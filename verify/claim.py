@@ -92,6 +92,7 @@ class Claim:
     run: Callable[..., Verdict]  # run(profile: str = "quick", seed: int = 0, **overrides)
     theorems: list[str] = field(default_factory=list)
     own: bool = False  # a claim of ours (not in the digest's section 8): say so
+    errata: list[str] = field(default_factory=list)  # erratum ids (fedbounds.model) it checks
 
     @property
     def description(self) -> str:

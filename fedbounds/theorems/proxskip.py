@@ -60,7 +60,7 @@ tau = N.add("tau", POSITIVE, "contraction τ = min{γμ, p², ρ − B/M} (deriv
 
 LYAPUNOV = "E[V_T], V_t = ‖x_t − x*‖² + (γ/p)²‖h_t − F(x*)‖² + Mγ²σ_t² (L140)"
 COSTS = {"iterations": T, "communications": p * T}  # one prox (communication) w.p. p per step
-REGIME = [sp.Ge(ell, mu), sp.Ge(L_g, mu), sp.Ge(ell_hat, mu), sp.Ge(A, mu / 2),
+REGIME = [sp.Ge(M, 2 * B / rho), sp.Ge(ell, mu), sp.Ge(L_g, mu), sp.Ge(ell_hat, mu), sp.Ge(A, mu / 2),
           sp.Ge(kappa, 1), sp.Ge(L, mu), sp.Le(epsilon, V_0)]  # [derived] µ ≤ ℓ ≤ L_g etc.
 FIXED = {V_0: sp.Integer(1)}  # the paper's orders write ln(1/ε): V_0 is a constant
 ALGS_VIP = ["ProxSkip-VIP (Alg. 1)", "ProxSkip-VIP-FL (Alg. 2)"]
@@ -140,7 +140,7 @@ _cor32_claim = sp.Max((A + B * C / rho) / mu, 1 / rho, (D_1 + B / rho * D_2) / (
 
 
 def _cor32(corrected: bool) -> Theorem:
-    Mx = M if corrected else _M32
+    Mx = M  # printed: M = 2B/ρ is derived; corrected: M is an input with M ≥ 2B/ρ
     conds = [
         Condition("gamma <= 1/mu", sp.Le(gamma, 1 / mu), "L148"),
         Condition("gamma <= 1/(2(A+MC))", sp.Le(gamma, 1 / (2 * (A + Mx * C))), "L148"),
@@ -155,8 +155,11 @@ def _cor32(corrected: bool) -> Theorem:
     sched = {gamma: sp.Min(1 / mu, 1 / (2 * (A + Mx * C)), rho / (2 * mu),
                            mu * epsilon / (2 * (D_1 + Mx * D_2)))}
     derived = {p: sp.sqrt(gamma * mu)}
+    claim = _cor32_claim
     if not corrected:
         derived = {M: _M32, p: sp.sqrt(gamma * mu)}
+    else:  # the claimed order with M in place of 2B/ρ (it reduces to L150 at M = 2B/ρ)
+        claim = sp.Max((A + M * C) / mu, 1 / rho, (D_1 + M * D_2) / (mu**2 * epsilon))
     return Theorem(
         id="proxskip.cor3.2" + (".corrected" if corrected else ""), paper="proxskip",
         title="Complexity of ProxSkip-VIP" + (" (corrected: M free when B = 0)" if corrected else ""),
@@ -172,9 +175,10 @@ def _cor32(corrected: bool) -> Theorem:
         bound=[Term("contraction", (1 - gamma * mu) ** T * V_0, "L629 (τ = γμ, proof F.2)"),
                Term("neighborhood", gamma * (D_1 + Mx * D_2) / mu, "L629 (proof F.2)")],
         schedule=sched, schedule_source="L148 (largest γ allowed)",
-        costs=COSTS, claimed={"iterations": _cor32_claim * sp.log(V_0 / epsilon),
-                              "communications": sp.sqrt(_cor32_claim) * sp.log(V_0 / epsilon)},
-        claimed_source="L150", errata=[E_M_ZERO], corrected_of="proxskip.cor3.2" if corrected else None,
+        costs=COSTS, claimed={"iterations": claim * sp.log(V_0 / epsilon),
+                              "communications": sp.sqrt(claim) * sp.log(V_0 / epsilon)},
+        claimed_source="L150" + (" with M in place of 2B/ρ" if corrected else ""),
+        errata=[E_M_ZERO], corrected_of="proxskip.cor3.2" if corrected else None,
         horizon=T, accuracy=epsilon, regime=REGIME, fixed_in_orders=FIXED, algorithms=ALGS_VIP)
 
 

@@ -1,0 +1,209 @@
+"""Numeric commands of the CLI: ``run``, ``verify``, ``report``, ``counterexample``.
+
+They sit on :mod:`verify` (executor, algorithms, claims); the theory commands live in
+:mod:`fedbounds.cli`. Verdicts are computed from runs every time.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from .cli import JsonOpt, MoreOpt, SetOpt, app, assignments, emit_json, err, g, guarded, out
+from .errors import BadInput
+
+ProfileOpt = Annotated[str, typer.Option("--profile", help="quick (minutes) or full (slow)")]
+BackendOpt = Annotated[str, typer.Option("--backend", help="serial | process | dask")]
+SeedOpt = Annotated[int, typer.Option("--seed", help="seed of the root SeedSequence")]
+
+
+def _check_profile(profile: str) -> None:
+    if profile not in ("quick", "full"):
+        raise BadInput("--profile", f"{profile!r} is not a profile; allowed: quick, full")
+
+
+def _progress(total: int, label: str) -> tuple[Progress, callable]:
+    prog = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"),
+                    TimeElapsedColumn(), console=err, transient=True)
+    task = prog.add_task("", total=total)
+
+    def step(cid: str) -> None:
+        prog.update(task, advance=1, description=cid)
+
+    return prog, step
+
+
+@app.command()
+@guarded
+def run(algorithm: Annotated[str, typer.Argument(metavar="ALGORITHM")],
+        more: MoreOpt = None,
+        problem: Annotated[str, typer.Option("--problem", help="problem family")] = "",
+        set_: SetOpt = None,
+        rounds: Annotated[int, typer.Option("--rounds", help="communication rounds / iterations")] = 100,
+        seeds: Annotated[int, typer.Option("--seeds", help="replicas (independent runs)")] = 1,
+        seed: SeedOpt = 0, json_: JsonOpt = False) -> None:
+    """Run ALGORITHM on --problem; problem parameters and step sizes are --set values."""
+    from verify import catalog
+
+    alg = catalog.lookup(catalog.algorithms(), algorithm, "ALGORITHM", "algorithm")
+    if not problem:
+        raise BadInput("--problem", "required; allowed: " + ", ".join(sorted(catalog.problems())))
+    prob = catalog.lookup(catalog.problems(), problem, "--problem", "problem")
+    if rounds < 1:
+        raise BadInput("--rounds", f"must be a positive integer, got {rounds}")
+    if seeds < 1:
+        raise BadInput("--seeds", f"must be a positive integer, got {seeds}")
+    values = assignments(set_, more)
+    pparams = {k: float(v) for k, v in values.items() if k in prob.params}
+    aparams = {k: float(v) for k, v in values.items() if k in alg.params}
+    unknown = sorted(set(values) - set(pparams) - set(aparams))
+    if unknown:
+        allowed = sorted(set(prob.params) | set(alg.params))
+        raise BadInput(f"--set {unknown[0]}", f"unknown parameter {unknown[0]!r} for {algorithm} on "
+                       f"{problem}; allowed: {', '.join(allowed)}")
+    try:
+        instance = prob.make(pparams, seed)
+        result = alg.run(instance, aparams, rounds, seeds, seed)
+    except ValueError as e:  # parameter validation inside problems/algorithms
+        raise BadInput("--set", str(e)) from None
+    doc = {"algorithm": alg.name, "problem": prob.name, **result}
+    if json_:
+        emit_json(doc)
+        return
+    t = Table(title=f"{alg.name} on {prob.name}: {rounds} rounds, {seeds} replica(s), seed {seed}")
+    t.add_column("summary")
+    t.add_column("value")
+    for k, v in result.get("summary", {}).items():
+        t.add_row(k, g(v) if isinstance(v, float) else str(v))
+    out.print(t)
+    c = Table(title="constants (exact)")
+    c.add_column("name")
+    c.add_column("value")
+    for k, v in result.get("constants", {}).items():
+        if isinstance(v, (int, float)):
+            c.add_row(k, g(float(v)))
+    out.print(c)
+
+
+@app.command()
+@guarded
+def verify(target: Annotated[str, typer.Argument(metavar="[CLAIM|PAPER|all]")] = "all",
+           profile: ProfileOpt = "quick", backend: BackendOpt = "serial", seed: SeedOpt = 0,
+           json_: JsonOpt = False) -> None:
+    """Run claims and compute a verdict for each (confirmed/refuted/inconclusive/diverged)."""
+    from verify import catalog
+
+    from .runner import run_claims
+
+    _check_profile(profile)
+    claims = catalog.select_claims(target)
+    if not claims:
+        raise BadInput("CLAIM", "no claims are registered yet")
+    prog, step = _progress(len(claims), "verify")
+    with prog:
+        verdicts = run_claims([c.id for c in claims], profile, seed, backend, step)
+    if json_:
+        emit_json({"claims": [v.as_json() for v in verdicts]})
+        return
+    t = Table(title=f"verify {target} (profile {profile}, seed {seed})")
+    for col in ("claim", "verdict", "statistic", "predicted", "tolerance", "s"):
+        t.add_column(col, no_wrap=col == "claim")
+    colours = {"confirmed": "green", "refuted": "red", "inconclusive": "yellow", "diverged": "magenta"}
+    for v in verdicts:
+        t.add_row(v.id, f"[{colours[v.verdict]}]{v.verdict}[/]", _fmt(v.statistic),
+                  _fmt(v.predicted), _fmt(v.tolerance), g(v.seconds))
+    out.print(t)
+    counts = Counter(v.verdict for v in verdicts)
+    out.print(", ".join(f"{n} {k}" for k, n in counts.items()))
+    for v in verdicts:
+        if "error" in v.evidence:
+            err.print(f"[yellow]{v.id}[/]: {v.evidence['error']}", highlight=False)
+
+
+def _fmt(x) -> str:
+    return g(float(x)) if isinstance(x, (int, float)) and not isinstance(x, bool) else str(x)
+
+
+@app.command()
+@guarded
+def report(profile: ProfileOpt = "quick", backend: BackendOpt = "serial", seed: SeedOpt = 0,
+           out_dir: Annotated[Path, typer.Option("--out", help="output folder")] = Path("reports"),
+           paper: Annotated[list[str] | None, typer.Option("--paper", help="only these papers")] = None,
+           json_: JsonOpt = False) -> None:
+    """Run every claim and write reports/index.html, <paper>.md/.html and one SVG per claim."""
+    from verify import catalog
+
+    from . import registry
+    from .report import write_report
+
+    _check_profile(profile)
+    for p in paper or []:
+        if p not in registry.papers():
+            raise BadInput("--paper", f"unknown paper {p!r}; allowed: {', '.join(registry.papers())}")
+    n = sum(1 for c in catalog.claims().values() if not paper or c.paper in paper)
+    prog, step = _progress(n, "report")
+    with prog:
+        summary = write_report(out_dir, profile, backend, seed, paper, step)
+    if json_:
+        emit_json({"out": str(out_dir), **summary})
+        return
+    counts = Counter(c["verdict"] for c in summary["claims"])
+    out.print(f"wrote {out_dir}/index.html ({len(summary['claims'])} claims: "
+              + ", ".join(f"{k} {v}" for k, v in counts.items()) + ")")
+
+
+@app.command()
+@guarded
+def counterexample(theorem_id: Annotated[str, typer.Argument(metavar="ID")],
+                   more: MoreOpt = None,
+                   case: Annotated[str, typer.Option("--case", help="I or II")] = "",
+                   set_: SetOpt = None,
+                   rounds: Annotated[int, typer.Option("--rounds", help="communication rounds")] = 50,
+                   decay: Annotated[str | None, typer.Option(
+                       "--decay", help="step decay, e.g. 'sqrt' (η/√(r+1)); default constant")] = None,
+                   variant: Annotated[str, typer.Option(
+                       "--variant", help="Case I: proof (default) or literal")] = "proof",
+                   json_: JsonOpt = False) -> None:
+    """The FedAvg non-convergence counterexample of FedDRO Theorem 4.1 (x̄ per round)."""
+    if theorem_id != "feddro.thm4.1":
+        raise BadInput("ID", f"{theorem_id!r} has no counterexample; allowed: feddro.thm4.1")
+    if case not in ("I", "II"):
+        raise BadInput("--case", f"{case!r}: allowed I or II")
+    if rounds < 1:
+        raise BadInput("--rounds", f"must be a positive integer, got {rounds}")
+    values = assignments(set_, more)
+    for k in values:
+        if k not in ("I", "eta"):
+            raise BadInput(f"--set {k}", f"unknown symbol {k!r}; allowed: I (local steps), eta (step size)")
+    for k in ("I", "eta"):
+        if k not in values:
+            raise BadInput("--set", f"missing {k} (" + ("local steps, integer >= 1" if k == "I"
+                                                        else "step size, > 0") + ")")
+    I_, eta = values["I"], values["eta"]
+    if I_.denominator != 1 or I_ < 1:
+        raise BadInput("--set I", f"I={I_} must be an integer >= 1")
+    if eta <= 0:
+        raise BadInput("--set eta", f"eta={eta} must be > 0")
+    from verify.algorithms import feddro
+
+    doc = feddro.counterexample(case, int(I_), float(eta), rounds=rounds, decay=decay,
+                                variant=variant)
+    if json_:
+        emit_json(doc)
+        return
+    out.print(f"FedAvg on the Theorem 4.1 instance, case {case}, I={int(I_)}, eta={float(eta):g}")
+    t = Table()
+    for col in ("round", "x̄"):
+        t.add_column(col)
+    traj = doc["trajectory"]
+    shown = list(range(min(6, len(traj)))) + [len(traj) - 1]
+    for r in sorted(set(shown)):
+        t.add_row(str(r), f"{traj[r]:.12g}")
+    out.print(t)
+    out.print(f"fixed point {g(doc.get('fixed_point'))}; ‖∇Φ‖² at the last round "
+              f"{g(doc.get('grad_sq_final'))} (paper's lower bound {g(doc.get('lower_bound'))})")
