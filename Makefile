@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test report test-slow bench lint clean
+.PHONY: test report test-slow bench lint clean readme-examples
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -31,3 +31,6 @@ lint: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
+
+readme-examples: $(STAMP)
+	$(BIN)/python tools/readme_examples.py

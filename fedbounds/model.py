@@ -203,6 +203,12 @@ class Theorem:
     notes: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
+        for c in self.conditions:
+            if not isinstance(c.rel, (sp.Le, sp.Lt, sp.Ge, sp.Gt)):
+                raise TypeError(
+                    f"{self.id}: condition {c.name!r} is {c.rel!r}, not a relation <, <=, >, >=; "
+                    "sympy evaluated it at construction (it holds by the symbols' assumptions): "
+                    "build it with evaluate=False, e.g. sp.Gt(x, 0, evaluate=False)")
         names = [c.name for c in self.conditions]
         if len(set(names)) != len(names):
             raise ValueError(f"{self.id}: duplicate condition names {names}")

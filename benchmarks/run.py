@@ -1,0 +1,15 @@
+"""Run every benchmark script in this folder (``make bench``); each prints its own ratios."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+if __name__ == "__main__":
+    here = Path(__file__).parent
+    status = 0
+    for script in sorted(here.glob("bench_*.py")):
+        print(f"== {script.name}", flush=True)
+        status |= subprocess.call([sys.executable, str(script)])
+    raise SystemExit(status)
