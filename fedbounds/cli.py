@@ -16,6 +16,7 @@ from typing import Annotated, Any
 import sympy as sp
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from . import engine, registry
@@ -64,17 +65,24 @@ def guarded(fn: Callable) -> Callable:
         try:
             return fn(*args, **kwargs)
         except BadInput as e:
-            err.print(f"[bold red]error[/]: {e.argument}: {e.message}", highlight=False)
+            err.print(f"[bold red]error[/]: {escape(e.argument)}: {escape(e.message)}",
+                      highlight=False)
             raise typer.Exit(2) from None
         except typer.Exit:
             raise
         except Exception as e:  # pragma: no cover - reported, not hidden
-            err.print(f"[bold red]internal error[/]: {type(e).__name__}: {e}", highlight=False)
+            err.print(f"[bold red]internal error[/]: {type(e).__name__}: {escape(str(e))}",
+                      highlight=False)
             if "--debug" in sys.argv or __import__("os").environ.get("FEDBOUNDS_DEBUG"):
                 traceback.print_exc()
             raise typer.Exit(3) from None
 
     return wrapper
+
+
+def esc(*xs: Any) -> list[str]:
+    """Data shown in rich output is text, not markup ("[derived]" must stay visible)."""
+    return [escape(str(x)) for x in xs]
 
 
 def g(x: float | None) -> str:
@@ -99,7 +107,7 @@ def list_cmd(json_: JsonOpt = False) -> None:
     table.add_column("title")
     table.add_column("source")
     for r in rows:
-        table.add_row(r["id"], r["title"], r["source"])
+        table.add_row(*esc(r["id"], r["title"], r["source"]))
     out.print(table)
     for kind, items in extra.items():
         if items:
@@ -107,7 +115,7 @@ def list_cmd(json_: JsonOpt = False) -> None:
             t.add_column("id")
             t.add_column("description")
             for it in items:
-                t.add_row(it["id"], it.get("description", ""))
+                t.add_row(*esc(it["id"], it.get("description", "")))
             out.print(t)
 
 
@@ -146,45 +154,48 @@ def show(theorem_id: Annotated[str, typer.Argument(metavar="ID")], json_: JsonOp
     if json_:
         emit_json(data)
         return
-    out.print(f"[bold]{t.id}[/] — {t.title}  [dim]({t.source})[/]")
+    out.print(f"[bold]{escape(t.id)}[/] — {escape(t.title)}  [dim]({escape(t.source)})[/]")
     if t.corrected_of:
         out.print(f"[yellow]corrected variant of {t.corrected_of}[/]")
-    out.print(t.statement)
+    out.print(t.statement, markup=False)
     for a in t.assumptions:
-        out.print(f"  • {a}")
+        out.print(f"  • {a}", markup=False)
     st = Table(title="symbols")
     for c in ("name", "domain", "meaning", "source"):
         st.add_column(c)
     for s in syms:
-        st.add_row(s.name, s.domain.describe(), s.description, s.source)
+        st.add_row(*esc(s.name, s.domain.describe(), s.description, s.source))
     for k, v in t.derived.items():
-        st.add_row(k.name, "derived", f"{k.name} = {sp.sstr(v)}", "")
+        st.add_row(*esc(k.name, "derived", f"{k.name} = {sp.sstr(v)}", ""))
     out.print(st)
     ct = Table(title="conditions")
     for c in ("name", "relation", "source"):
         ct.add_column(c)
     for c in t.conditions:
-        ct.add_row(c.name, sp.sstr(c.rel), c.source)
+        ct.add_row(*esc(c.name, sp.sstr(c.rel), c.source))
     out.print(ct)
     if t.bound:
-        bt = Table(title=f"bound: {t.bound_lhs} ≤ sum of")
+        bt = Table(title=escape(f"bound: {t.bound_lhs} ≤ sum of"))
         for c in ("term", "expression", "source"):
             bt.add_column(c)
         for b in t.bound:
-            bt.add_row(b.name, sp.sstr(b.expr), b.source)
+            bt.add_row(*esc(b.name, sp.sstr(b.expr), b.source))
         out.print(bt)
     if t.schedule:
-        out.print("schedule: " + ", ".join(f"{k} = {sp.sstr(v)}" for k, v in t.schedule.items())
-                  + f"  [dim]({t.schedule_source})[/]")
+        out.print("schedule: " + escape(", ".join(f"{k} = {sp.sstr(v)}"
+                                                  for k, v in t.schedule.items()))
+                  + f"  [dim]({escape(t.schedule_source)})[/]")
     if t.errata:
         et = Table(title="errata")
         for c in ("id", "line", "printed", "corrected", "why"):
             et.add_column(c)
         for e in t.errata:
-            et.add_row(e.id, e.source, e.printed, e.corrected, e.description)
+            et.add_row(*esc(e.id, e.source, e.printed, e.corrected, e.description))
         out.print(et)
+    else:
+        out.print("errata: none documented for this statement")
     for n in t.notes:
-        out.print(f"note: {n}")
+        out.print(f"note: {n}", markup=False)
 
 
 @app.command()
@@ -203,8 +214,8 @@ def check(theorem_id: Annotated[str, typer.Argument(metavar="ID")], more: MoreOp
         for c in ("condition", "lhs", "rhs", "margin", "holds", "source"):
             table.add_column(c)
         for r in results:
-            table.add_row(r.name, g(r.lhs), g(r.rhs), g(r.margin),
-                          "[green]yes[/]" if r.holds else "[red]no[/]", r.source)
+            table.add_row(*esc(r.name, g(r.lhs), g(r.rhs), g(r.margin)),
+                          "[green]yes[/]" if r.holds else "[red]no[/]", escape(r.source))
         out.print(table)
     raise typer.Exit(0 if feasible else 1)
 
@@ -226,11 +237,11 @@ def max_step(theorem_id: Annotated[str, typer.Argument(metavar="ID")],
     if r.value is None:
         msg = "unbounded above (every large value is feasible)" if r.unbounded else \
             f"no feasible value; failing: {', '.join(r.binding_all) or '—'}"
-        out.print(f"{t.id}: {vary}: {msg}")
+        out.print(f"{t.id}: {vary}: {msg}", markup=False)
         return
-    out.print(f"{t.id}: largest {vary} = [bold]{r.value:.17g}[/]"
+    out.print(f"{t.id}: largest {vary} = [bold]{r.value!r}[/]"
               f"{'' if r.attained else ' (supremum, not attained: strict condition)'}")
-    out.print(f"binding: {', '.join(r.binding_all) or '—'}")
+    out.print(f"binding: {', '.join(r.binding_all) or '—'}", markup=False)
     if not r.interval:
         segs = "; ".join(f"[{a:.6g}, {b:.6g}]" for a, b in r.segments)
         out.print(f"[yellow]the feasible set is not an interval:[/] {segs}")
@@ -248,17 +259,17 @@ def bound_cmd(theorem_id: Annotated[str, typer.Argument(metavar="ID")], more: Mo
         emit_json({"theorem": t.id, "value": r.value, "terms": r.terms, "derived": r.derived,
                    "lhs": t.bound_lhs, "conditions_hold": r.feasible, "violated": r.violated})
         return
-    table = Table(title=f"{t.id}: {t.bound_lhs} ≤ {g(r.value)}")
+    table = Table(title=escape(f"{t.id}: {t.bound_lhs} ≤ {g(r.value)}"))
     table.add_column("term")
     table.add_column("value")
     table.add_column("source")
     for b in t.bound:
-        table.add_row(b.name, g(r.terms[b.name]), b.source)
+        table.add_row(*esc(b.name, g(r.terms[b.name]), b.source))
     for k, v in r.derived.items():
         table.add_row(f"({k})", g(v), "derived")
     out.print(table)
     if not r.feasible:
-        err.print(f"[yellow]warning[/]: conditions violated: {', '.join(r.violated)} — "
+        err.print(f"[yellow]warning[/]: conditions violated: {escape(', '.join(r.violated))} — "
                   "the bound is not guaranteed at these values", highlight=False)
 
 
@@ -272,34 +283,34 @@ def complexity(theorem_id: Annotated[str, typer.Argument(metavar="ID")],
     if json_:
         emit_json(rep.as_json())
         return
-    out.print(f"[bold]{t.id}[/] — {t.title}")
+    out.print(f"[bold]{escape(t.id)}[/] — {escape(t.title)}")
     if rep.T_eps is not None:
         out.print(f"T_ε (bound ≤ ε, term by term): {sp.sstr(rep.T_eps)}")
     for reg in rep.regimes:
-        table = Table(title=f"{reg.name}  [{reg.source}]")
+        table = Table(title=escape(f"{reg.name}  [{reg.source}]"))
         table.add_column("cost", no_wrap=True)
         table.add_column("derived", overflow="fold")
         table.add_column("claimed", overflow="fold")
         table.add_column("verdict", no_wrap=True)
         for row in reg.rows:
             colour = {"agree": "green", "disagree": "red"}.get(row.verdict, "yellow")
-            table.add_row(row.cost, fmt_order(row.derived_order), fmt_order(row.claimed),
+            table.add_row(*esc(row.cost, fmt_order(row.derived_order), fmt_order(row.claimed)),
                           f"[{colour}]{row.verdict}[/]")
         out.print(table)
         if reg.note:
-            out.print(f"  note: {reg.note}")
+            out.print(f"  note: {reg.note}", markup=False)
         for row in reg.rows:
             if row.verdict == "disagree":
-                out.print(f"  {row.cost}: {row.detail}")
+                out.print(f"  {row.cost}: {row.detail}", markup=False)
     if rep.schedule:
         st = Table(title="schedule vs conditions")
         for c in ("condition", "verdict", "detail", "source"):
             st.add_column(c)
         for s in rep.schedule:
-            st.add_row(s.condition, s.verdict, s.detail, s.source)
+            st.add_row(*esc(s.condition, s.verdict, s.detail, s.source))
         out.print(st)
     for n in rep.notes:
-        out.print(f"note: {n}")
+        out.print(f"note: {n}", markup=False)
 
 
 from . import cli_numeric  # noqa: E402,F401  (registers run/verify/report/counterexample)

@@ -319,9 +319,9 @@ def _threshold(cols, iT, holds, adm) -> float | None:
     for idxs in keys.values():
         idxs = sorted(idxs, key=lambda i: cols[iT][i])
         hs = [bool(holds[i]) for i in idxs]
-        if not hs[-1] or any(a and not b for a, b in zip(hs, hs[1:])):
+        if not hs[-1] or any(a and not b for a, b in zip(hs, hs[1:], strict=False)):
             return None
-        first = next(i for i, h in zip(idxs, hs) if h)
+        first = next(i for i, h in zip(idxs, hs, strict=False) if h)
         worst = max(worst, float(cols[iT][first]))
     return worst
 

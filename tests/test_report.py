@@ -1,0 +1,118 @@
+"""Report rendering and the claim runner, with stand-in claims whose verdicts are computed."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from fedbounds.cli import app
+from fedbounds.report import write_report
+from verify import catalog
+from verify.claim import Claim, Figure, Verdict, decide_interval, decide_upper
+
+
+def _geometric_claim(rate: float, predicted: float) -> Claim:
+    """Fits the rate of x_t = rate^t and compares with a predicted rate (could fail)."""
+
+    def run(profile: str = "quick", seed: int = 0, **_: object) -> Verdict:
+        t = np.arange(30)
+        x = rate**t * (1 + 1e-3 * np.random.default_rng(seed).standard_normal(30))
+        slope = float(np.polyfit(t, np.log(x), 1)[0])
+        est = math.exp(slope)
+        return Verdict("fake.p1", decide_interval(est - 1e-3, est + 1e-3, predicted, 1e-2), est,
+                       predicted, 1e-2, {"slope": slope},
+                       Figure("x_t", "t", "x", {"x": (t.tolist(), x.tolist())}, hlines={"1": 1.0}),
+                       config={"algorithm": "a", "problem": "b", "set": {"eta": 0.1}, "rounds": 30})
+
+    return Claim("fake.p1", "proxskip", "geometric rate", f"rate = {predicted}", "test", run,
+                 errata=["cor3.6-step"])
+
+
+@pytest.fixture
+def fake_claims(monkeypatch):
+    def install(claim: Claim) -> None:
+        monkeypatch.setattr(catalog, "claims", lambda: {claim.id: claim})
+
+    return install
+
+
+def test_report_writes_pages_and_figures(tmp_path: Path, fake_claims) -> None:
+    fake_claims(_geometric_claim(0.9, 0.9))
+    summary = write_report(tmp_path / "r", papers=["proxskip"])
+    out = tmp_path / "r"
+    assert (out / "index.html").exists() and (out / "proxskip.md").exists()
+    svg = (out / "figures" / "fake.p1.svg").read_text()
+    assert svg.startswith("<?xml") and "<svg" in svg
+    md = (out / "proxskip.md").read_text()
+    assert "fake.p1" in md and "confirmed" in md
+    # the erratum lists the claim that checks it
+    assert any("cor3.6-step" in line and "fake.p1" in line for line in md.splitlines())
+    assert summary["claims"][0]["verdict"] == "confirmed"
+
+
+def test_refuted_verdict_shows_rerun_config(tmp_path: Path, fake_claims) -> None:
+    fake_claims(_geometric_claim(0.9, 0.5))  # wrong prediction: the verifier must fail
+    summary = write_report(tmp_path / "r", papers=["proxskip"])
+    assert summary["claims"][0]["verdict"] == "refuted"
+    md = (tmp_path / "r" / "proxskip.md").read_text()
+    assert "fedbounds run a --problem b --set eta=0.1 --rounds 30" in md
+
+
+def test_failed_report_leaves_previous_report_intact(tmp_path: Path, fake_claims,
+                                                     monkeypatch) -> None:
+    fake_claims(_geometric_claim(0.9, 0.9))
+    write_report(tmp_path / "r", papers=["proxskip"])
+    before = (tmp_path / "r" / "proxskip.md").read_text()
+
+    def boom(*a, **k):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr("fedbounds.report._figure_svg", boom)
+    with pytest.raises(RuntimeError):
+        write_report(tmp_path / "r", papers=["proxskip"])
+    assert (tmp_path / "r" / "proxskip.md").read_text() == before
+    assert not list(tmp_path.glob(".report-*"))  # no temporary folder left behind
+
+
+def test_same_seed_same_report(tmp_path: Path, fake_claims) -> None:
+    fake_claims(_geometric_claim(0.8, 0.8))
+    a = write_report(tmp_path / "a", papers=["proxskip"], seed=3)
+    b = write_report(tmp_path / "b", papers=["proxskip"], seed=3)
+    strip = lambda s: [{k: v for k, v in c.items() if k != "seconds"} for c in s["claims"]]  # noqa: E731
+    assert strip(a) == strip(b)  # wall-clock seconds are the only difference allowed
+    assert (tmp_path / "a/figures/fake.p1.svg").read_bytes() == \
+        (tmp_path / "b/figures/fake.p1.svg").read_bytes()
+
+
+def test_claim_exception_becomes_inconclusive_with_error(fake_claims) -> None:
+    def run(profile: str = "quick", seed: int = 0, **_: object) -> Verdict:
+        raise FloatingPointError("overflow in round 7")
+
+    fake_claims(Claim("fake.p2", "proxskip", "broken", "—", "test", run))
+    result = CliRunner().invoke(app, ["verify", "fake.p2", "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["claims"][0]["verdict"] == "inconclusive"
+    assert "overflow in round 7" in doc["claims"][0]["evidence"]["error"]
+
+
+def test_verify_bad_profile_and_backend_exit_2(fake_claims) -> None:
+    fake_claims(_geometric_claim(0.9, 0.9))
+    r = CliRunner().invoke(app, ["verify", "proxskip", "--profile", "medium"])
+    assert r.exit_code == 2 and "--profile" in r.output
+    r = CliRunner().invoke(app, ["verify", "proxskip", "--backend", "gpu"])
+    assert r.exit_code == 2 and "--backend" in r.output
+
+
+def test_decide_helpers_can_fail() -> None:
+    assert decide_upper(1.0, 2.0) == "confirmed"
+    assert decide_upper(2.1, 2.0) == "refuted"
+    assert decide_upper(float("nan"), 2.0) == "diverged"
+    assert decide_interval(0.9, 1.1, 1.0, 0.1) == "confirmed"
+    assert decide_interval(1.3, 1.4, 1.0, 0.1) == "refuted"
+    assert decide_interval(0.0, 2.0, 1.0, 0.1) == "inconclusive"
