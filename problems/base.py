@@ -36,11 +36,13 @@ class AffineVIP:
     J: np.ndarray  # (n, d, d)
     b: np.ndarray  # (n, d)
     z_star: np.ndarray  # (d,)
-    constants: dict[str, float]  # exact: mu, L, ell, kappa, mu_i, ell_i, zeta_sq, sigma_star_sq …
+    # exact: scalars mu, L, ell, kappa, zeta_sq, sigma_star_sq …; per-client tuples mu_i, ell_i …
+    constants: dict[str, float | tuple[float, ...]]
     Jij: np.ndarray | None = None  # (n, m, d, d) finite-sum samples, mean over j equals J
     bij: np.ndarray | None = None  # (n, m, d)
     noise: NoiseModel | None = None
     params: dict[str, float] = field(default_factory=dict)  # generator parameters, for reports
+    data: dict[str, np.ndarray] = field(default_factory=dict)  # generator data (e.g. RLS A, y0)
 
     @property
     def n(self) -> int:
