@@ -123,7 +123,7 @@ def dominates(thm: Theorem, a: sp.Expr, b: sp.Expr) -> bool:
     syms = sorted(a.free_symbols | b.free_symbols, key=lambda s: s.name)
     if not syms:
         return bool(a >= b)
-    pts = np.array(list(itertools.product(*[_grid_values(s, thm) for s in syms])), dtype=float)
+    pts = _product([_grid_values(s, thm) for s in syms])
     cols = [pts[:, i] for i in range(len(syms))]
     adm = _regime_ok(thm, syms, cols)
     with np.errstate(all="ignore"), warnings.catch_warnings():
@@ -142,8 +142,9 @@ def big_o(expr: sp.Expr, fixed: dict[sp.Symbol, sp.Expr] | None = None,
     def rec(e: sp.Expr) -> sp.Expr:
         if e.is_Number:
             return sp.Integer(1)
-        if isinstance(e, sp.Mul):
-            return sp.Mul(*[rec(a) for a in e.args if not a.is_Number])
+        if isinstance(e, sp.Mul):  # drop constant factors, keep the sign
+            c = sp.Mul(*[a for a in e.args if a.is_Number])
+            return sp.sign(c) * sp.Mul(*[rec(a) for a in e.args if not a.is_Number])
         if isinstance(e, sp.Pow):
             if e.exp.is_Number and isinstance(e.base, (sp.Min, sp.Max)) and e.exp < 0:
                 flip = sp.Max if isinstance(e.base, sp.Min) else sp.Min
@@ -205,6 +206,29 @@ def _grid_values(sym: sp.Symbol, thm: Theorem) -> list[float]:
     return [1e-3, 1.0, 1e3]
 
 
+def _product(grids: list[list[float]], cap: int = 250_000, keep: int | None = None,
+             sample: int = 200_000) -> np.ndarray:
+    """Grid points as rows: the full product (itertools order) up to ``cap`` points, else a
+    seeded random sample of ``sample`` points drawn without materialising the product; with
+    ``keep``, each sampled setting of the other axes is crossed with that axis' full grid
+    (so per-setting scans in T still work). Theorems with many symbols stay tractable."""
+    sizes = [len(g) for g in grids]
+    total = int(np.prod(sizes, dtype=float))
+    if total <= cap:
+        return np.array(list(itertools.product(*grids)), dtype=float).reshape(total, len(grids))
+    rng = np.random.default_rng(0)
+    arrs = [np.asarray(g, dtype=float) for g in grids]
+    m = sample if keep is None else max(1, sample // sizes[keep])
+    cols = []
+    for j, a in enumerate(arrs):
+        if j == keep:
+            cols.append(np.tile(a, m))
+        else:
+            pick = a[rng.integers(0, a.size, m)]
+            cols.append(pick if keep is None else np.repeat(pick, sizes[keep]))
+    return np.stack(cols, axis=1)
+
+
 def _regime_ok(thm: Theorem, names: list[sp.Symbol], cols: list[np.ndarray]) -> np.ndarray:
     ok = np.ones(cols[0].shape, dtype=bool) if cols else np.ones(1, dtype=bool)
     for rel in thm.regime:
@@ -224,7 +248,7 @@ def compare(thm: Theorem, derived: sp.Expr, claimed: sp.Expr) -> tuple[str, floa
     if not syms:
         return "agree", 1.0, "both constant"
     grids = [_grid_values(s, thm) for s in syms]
-    pts = np.array(list(itertools.product(*grids)), dtype=float)
+    pts = _product(grids)
     if pts.shape[0] > 200_000:  # keep it fast
         pts = pts[np.random.default_rng(0).choice(pts.shape[0], 200_000, replace=False)]
     cols = [pts[:, i] for i in range(len(syms))]
@@ -250,8 +274,9 @@ def compare(thm: Theorem, derived: sp.Expr, claimed: sp.Expr) -> tuple[str, floa
                                 f"to {ratio.max():.3g} ({where(i_max)})")
 
 
-def schedule_vs_conditions(thm: Theorem) -> list[ScheduleCheck]:
-    """Whether the schedule satisfies each condition: symbolically, else on a wide grid."""
+def schedule_vs_conditions(thm: Theorem, subs: dict | None = None) -> list[ScheduleCheck]:
+    """Whether the schedule satisfies each condition: symbolically, else on a wide grid
+    (with ``subs``: after a specialization's substitution, e.g. τ = T/n)."""
     out = []
     T = thm.horizon
     touched = set(thm.schedule) | set(thm.derived)
@@ -262,6 +287,8 @@ def schedule_vs_conditions(thm: Theorem) -> list[ScheduleCheck]:
                                      "a hypothesis on the inputs"))
             continue
         rel = apply_schedule(thm, cond.rel)
+        if subs:
+            rel = _subs(rel, subs)
         if rel is sp.true:
             out.append(ScheduleCheck(cond.name, cond.source, "always", "holds identically"))
             continue
@@ -272,9 +299,11 @@ def schedule_vs_conditions(thm: Theorem) -> list[ScheduleCheck]:
         if not syms:
             out.append(ScheduleCheck(cond.name, cond.source, "always" if bool(rel) else "never", ""))
             continue
-        grids = [(_grid_values(s, thm) if s != T else [1.0, 10.0, 1e2, 1e3, 1e4, 1e6, 1e8])
-                 for s in syms]
-        pts = np.array(list(itertools.product(*grids)), dtype=float)
+        # T reaches 1e16 so thresholds polynomial in other symbols (T ≥ N³ at N = 1e4) show
+        grids = [(_grid_values(s, thm) if s != T else
+                  [1.0, 10.0, 1e2, 1e3, 1e4, 1e6, 1e8, 1e12, 1e16, 1e24, 1e32, 1e48, 1e64])
+                 for s in syms]  # … and far beyond: thresholds ∝ κ³β_G⁴n²… at grid extremes
+        pts = _product(grids, keep=syms.index(T) if T in syms else None)
         cols = [pts[:, i] for i in range(len(syms))]
         adm = _regime_ok(thm, syms, cols)
         with np.errstate(all="ignore"), warnings.catch_warnings():
@@ -332,37 +361,36 @@ def derive(thm: Theorem) -> ComplexityReport:
     T, eps = thm.horizon, thm.accuracy
     T_eps = None
     floors: list[str] = []
+    terms: list[tuple[str, sp.Expr]] = []
     if thm.bound and T is not None and eps is not None and thm.costs:
         terms = [(t.name, apply_schedule(thm, t.expr)) for t in thm.bound]
-        k = len(terms)
-        needs = []
-        for name, e in terms:
-            if not e.has(T):
-                floors.append(name)
-                continue
-            sol = _solve_term(e, T, eps, k)
-            if sol is None:
-                notes.append(f"term {name!r}: T-dependence not recognised; no symbolic T_eps")
-                needs = None
-                break
-            needs.append(sol)
-        if needs:
-            T_eps = needs[0] if len(needs) == 1 else sp.Max(*needs)
-        for name in floors:
-            e = dict(terms)[name]
-            verdict, spread, detail = _floor_check(thm, e, k)
-            notes.append(f"floor term {name!r} = {sp.sstr(e)} under the schedule: {detail}")
+        T_eps, floors, solve_notes = _solve_T(thm, terms)
+        notes += solve_notes
     regimes = []
+    checks = schedule_vs_conditions(thm) if thm.schedule else []
     base_subs: dict = {}
     regime_list = [("general", thm.claimed_source, "", base_subs, thm.claimed)]
     for s in thm.specializations:
         regime_list.append((s.name, s.source, s.note, s.subs, s.claimed))
     for name, source, note, subs, claimed in regime_list:
+        # a specialization that sets a quantity as a function of T (e.g. τ = T/n) is a schedule
+        # choice: it is applied before solving for T, and the schedule is re-checked under it
+        pre = T is not None and any(sp.sympify(v).has(T) for v in subs.values())
+        T_s = T_eps
+        if pre and terms:
+            T_s, _, solve_notes = _solve_T(thm, [(n_, _subs(e, subs)) for n_, e in terms])
+            notes += [f"[{name}] {m}" for m in solve_notes]
+            checks += [ScheduleCheck(f"{c.condition} [{name}]", c.source, c.verdict, c.detail)
+                       for c in schedule_vs_conditions(thm, subs)]
         rows = []
         for cost, cexpr in thm.costs.items():
             derived = None
-            if T_eps is not None:
-                derived = apply_schedule(thm, cexpr.xreplace({T: T_eps}))
+            if T_s is not None and pre:
+                derived = _subs(apply_schedule(thm, cexpr), subs).xreplace({T: T_s})
+                derived = apply_schedule(thm, derived)
+            elif T_s is not None:
+                # schedule first, then T: a cost may use scheduled symbols (T/Q, Q = Q(T_0))
+                derived = apply_schedule(thm, apply_schedule(thm, cexpr).xreplace({T: T_eps}))
                 derived = _subs(derived, subs)
             cl = claimed.get(cost)
             if derived is None:
@@ -372,11 +400,115 @@ def derive(thm: Theorem) -> ComplexityReport:
             if cl is None:
                 rows.append(CostOrder(cost, derived, order, None, "no claim"))
                 continue
-            verdict, spread, detail = compare(thm, derived, cl)
+            # claims may be written in derived quantities (κ = L_f/μ): compare expanded forms
+            verdict, spread, detail = compare(thm, derived, thm.expand(cl))
             rows.append(CostOrder(cost, derived, order, cl, verdict, spread, detail))
         regimes.append(Regime(name, source, note, rows))
-    return ComplexityReport(thm.id, T_eps, floors, regimes,
-                            schedule_vs_conditions(thm) if thm.schedule else [], notes)
+    return ComplexityReport(thm.id, T_eps, floors, regimes, checks, notes)
+
+
+def accuracy_target(thm: Theorem) -> sp.Expr:
+    """What the bound must reach: ``thm.accuracy`` (ε), or a theorem's ``accuracy_target``
+    attribute when its bound is on a square (E‖∇Φ‖² ≤ ε² for E‖∇Φ‖ ≤ ε)."""
+    return getattr(thm, "accuracy_target", None) or thm.accuracy
+
+
+def _monomials(e: sp.Expr, T: sp.Symbol) -> list[sp.Expr] | None:
+    """Positive summands c·T^(−a) of an expanded term (negative ones only loosen the bound and
+    are dropped; a T-free or growing summand means the split does not apply: None)."""
+    groups: dict[sp.Expr, sp.Expr] = {}
+    for m in sp.Add.make_args(sp.expand(e)):  # collect by power of T, so that cancellations
+        c, dep = sp.factor_terms(m).as_independent(T, as_Add=False)  # cancellations show
+        groups[dep] = groups.get(dep, sp.Integer(0)) + c
+    parts = []
+    for dep, c in groups.items():  # keep the positive part of each coefficient's numerator
+        num, den = sp.fraction(sp.cancel(sp.together(c)))  # (all symbols are ≥ 0 here)
+        pos = [m for m in sp.Add.make_args(sp.expand(num)) if not m.could_extract_minus_sign()]
+        if den.could_extract_minus_sign():
+            return None
+        if pos and num != 0:
+            parts.append(sp.Add(*pos) / den * dep)
+    if not parts or any(not m.has(T) for m in parts):
+        return None
+    return parts
+
+
+def _minmax_upper(e: sp.Expr, T: sp.Symbol) -> sp.Expr:
+    """An upper bound of a positive expression without Min/Max: Min(a, b) ≤ its branch decaying
+    fastest in T, Max(a, b) ≤ a + b; under a power p < 0 the roles swap (Min(a, b)^p =
+    Max(a^p, b^p)). A Min/Max inside the base of another negative power is left as is."""
+    if isinstance(e, sp.Pow) and isinstance(e.base, (sp.Min, sp.Max)) and e.exp.is_number:
+        kind = type(e.base) if e.exp > 0 else (sp.Max if isinstance(e.base, sp.Min) else sp.Min)
+        return _pick_branch(kind, [_minmax_upper(a**e.exp, T) for a in e.base.args], T)
+    if isinstance(e, (sp.Min, sp.Max)):
+        return _pick_branch(type(e), [_minmax_upper(a, T) for a in e.args], T)
+    if isinstance(e, sp.Pow) and not (e.exp.is_number and e.exp > 0):
+        return e
+    if isinstance(e, (sp.Add, sp.Mul, sp.Pow)):
+        return e.func(*[_minmax_upper(a, T) for a in e.args])
+    return e
+
+
+def _pick_branch(kind: type, args: list[sp.Expr], T: sp.Symbol) -> sp.Expr:
+    if kind is sp.Max:
+        return sp.Add(*args)
+
+    def rate(a: sp.Expr) -> float:
+        dep = sp.powsimp(sp.expand_power_base(a, force=True), force=True).as_independent(
+            T, as_Add=False)[1]
+        if dep == 1:
+            return 0.0
+        if dep == T:
+            return 1.0
+        if isinstance(dep, sp.Pow) and dep.base == T and dep.exp.is_number:
+            return float(dep.exp)
+        return float("inf")
+
+    return min(args, key=rate)
+
+
+def _solve_T(thm: Theorem, terms: list[tuple[str, sp.Expr]]
+             ) -> tuple[sp.Expr | None, list[str], list[str]]:
+    """T_eps (None if some term is not recognised), floor-term names and notes: each of the k
+    terms must be ≤ target/k; a term that is a sum of powers of T (e.g. (τ−1)/(τ²T) with
+    τ = T/n) is split into its m positive monomials, each ≤ target/(k·m)."""
+    T, target = thm.horizon, accuracy_target(thm)
+    k = len(terms)
+    needs: list[sp.Expr] | None = []
+    floors: list[str] = []
+    notes: list[str] = []
+    for name, e in terms:
+        if not e.has(T):
+            floors.append(name)
+            continue
+        sol = _solve_term(e, T, target, k)
+        if sol is None:
+            parts = _monomials(e, T)
+            sols = [_solve_term(m, T, target, k * len(parts)) for m in parts] if parts else [None]
+            if not all(s is not None for s in sols) and e.has(sp.Min, sp.Max):
+                ub = _minmax_upper(e, T)  # sound: a T for an upper bound of the term suffices
+                parts = _monomials(ub, T) or [ub]
+                sols = [_solve_term(m, T, target, k * len(parts)) for m in parts]
+                if all(s is not None for s in sols):
+                    notes.append(f"term {name!r}: Min/Max bounded above (Min by its fastest-"
+                                 f"decaying branch in T, Max by the sum): {sp.sstr(ub)}")
+            if all(s is not None for s in sols):
+                needs.extend(sols)
+                continue
+            notes.append(f"term {name!r}: T-dependence not recognised; no symbolic T_eps")
+            needs = None
+            break
+        needs.append(sol)
+    if needs:
+        needs = _dedupe(needs)
+    # many requirements (a split sum of monomials): sympy's pairwise Max evaluation is very slow
+    T_eps = (needs[0] if len(needs) == 1 else sp.Max(*needs, evaluate=len(needs) <= 6)) \
+        if needs else None
+    for name in floors:
+        e = dict(terms)[name]
+        verdict, spread, detail = _floor_check(thm, e, k)
+        notes.append(f"floor term {name!r} = {sp.sstr(e)} under the schedule: {detail}")
+    return T_eps, floors, notes
 
 
 def _subs(expr: sp.Expr, subs: dict) -> sp.Expr:
@@ -403,14 +535,13 @@ def _subs(expr: sp.Expr, subs: dict) -> sp.Expr:
 
 
 def _floor_check(thm: Theorem, e: sp.Expr, k: int) -> tuple[str, float | None, str]:
-    eps = thm.accuracy
-    ratio = e / eps
+    ratio = e / accuracy_target(thm)
     syms = sorted(ratio.free_symbols, key=lambda s: s.name)
     if not syms:
         v = float(ratio)
         return ("ok" if v <= 1 / k + 1e-12 else "too large"), v, f"floor/ε = {v:.3g}"
     grids = [_grid_values(s, thm) for s in syms]
-    pts = np.array(list(itertools.product(*grids)), dtype=float)
+    pts = _product(grids)
     cols = [pts[:, i] for i in range(len(syms))]
     adm = _regime_ok(thm, syms, cols)
     with np.errstate(all="ignore"), warnings.catch_warnings():

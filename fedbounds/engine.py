@@ -13,7 +13,6 @@ import math
 import warnings
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
 
 import numpy as np
 import sympy as sp
@@ -171,7 +170,7 @@ def _condition_result(cc: _CompiledCondition, args: list, values: Values | None)
     scale = max(abs(lhs), abs(rhs), 1e-300)
     if math.isnan(margin):
         holds = False
-    elif abs(margin) <= 1e-9 * scale and values is not None:
+    elif math.isfinite(scale) and abs(margin) <= 1e-9 * scale and values is not None:
         exact = _exact_holds(cc, values)
         holds = exact if exact is not None else (margin > 0 if cc.strict else margin >= 0)
     else:
@@ -186,9 +185,15 @@ def check(thm: Theorem, values: Values) -> tuple[bool, list[ConditionResult]]:
     validate(thm, values, thm.condition_inputs())
     c = compiled(thm)
     full = {n: values.get(n, Fraction(1)) for n in c.names}  # unused names (e.g. T) do not matter
-    args = c.args({n: float(v) for n, v in full.items()})
-    results = [_condition_result(cc, args, full) for cc in c.conditions]
+    results = _evaluate_conditions(c, full)
     return all(r.holds for r in results), results
+
+
+def _evaluate_conditions(c: Compiled, full: Values) -> list[ConditionResult]:
+    # numpy scalars, as in max-step: c/0 is +inf (e.g. με/(8σ_*²) with σ_* = 0 is no cap),
+    # not a ZeroDivisionError turned into NaN; 0/0 stays NaN (violated)
+    args = c.args({n: np.float64(v) for n, v in full.items()})
+    return [_condition_result(cc, args, full) for cc in c.conditions]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -210,7 +215,7 @@ def bound(thm: Theorem, values: Values) -> BoundResult:
                        "use `fedbounds complexity`")
     validate(thm, values, thm.inputs())
     c = compiled(thm)
-    args = c.args({n: float(values[n]) for n in c.names})
+    args = c.args({n: np.float64(values[n]) for n in c.names})
     terms = {t.name: _eval(f, args) for t, f in c.terms}
     derived = {n: _eval(f, args) for n, f in c.derived}
     ok, results = check(thm, {n: values[n] for n in thm.condition_inputs()})
@@ -292,7 +297,7 @@ class _Feasibility:
 
     def failing(self, v: float) -> list[str]:
         m = self.margins(np.array([v]))[:, 0]
-        return [cc.cond.name for cc, mk in zip(self.c.conditions, m)
+        return [cc.cond.name for cc, mk in zip(self.c.conditions, m, strict=True)
                 if math.isnan(mk) or mk < 0 or (cc.strict and mk <= 0)]
 
 
@@ -368,12 +373,35 @@ def max_step(thm: Theorem, vary: str, values: Values) -> MaxStepResult:
                                  [tuple(s) for s in segments])
     above = value + 1 if dom.integer else float(np.nextafter(value, math.inf))
     binding = feas.failing(above) if above <= dom.hi else []
+    if not dom.integer:
+        value = _exactly_feasible(c, vary, values, value, segments[-1][0])
+        segments[-1][1] = value
     if not binding and dom.hi == value:
         binding = [f"domain of {vary} ({dom.describe()})"]
     # strict conditions: the supremum is not attained; we report the largest feasible float
     attained = not any(cc.strict and cc.cond.name in binding for cc in c.conditions)
     return MaxStepResult(vary, float(value), binding[0] if binding else None, binding, attained,
                          len(segments) == 1, [tuple(s) for s in segments])
+
+
+def _exactly_feasible(c: Compiled, vary: str, values: Values, value: float, lo: float) -> float:
+    """Step ``value`` down (a few ulps at most) until it passes :func:`check` exactly, both as
+    the binary float and as its shortest decimal ``repr`` (what a user copies into ``check``):
+    e.g. fl(1/2000) = 0.0005000000000000000104 > 1/2000 fails gamma <= 1/(2(A+MC)) exactly."""
+    base = {n: values.get(n, Fraction(1)) for n in c.names}
+
+    def passes(v: float) -> bool:
+        return all(all(r.holds for r in _evaluate_conditions(c, {**base, vary: x}))
+                   for x in (Fraction(v), Fraction(repr(v))))
+
+    v = value
+    for _ in range(64):
+        if v < lo:
+            break
+        if passes(v):
+            return v
+        v = float(np.nextafter(v, -math.inf))
+    return value
 
 
 def _largest_integer(feas: _Feasibility, segments: list[list[float]]) -> int | None:

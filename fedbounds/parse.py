@@ -7,12 +7,15 @@ fractions of those (``1/8``, ``3/2e3``). Everything is parsed to an exact :class
 from __future__ import annotations
 
 import re
+import sys
 from fractions import Fraction
 
 from .errors import BadInput
 
-_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+_NUMBER = re.compile(r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$")  # ASCII only
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+_TINY = Fraction(sys.float_info.min)
+_HUGE = Fraction(sys.float_info.max)
 
 
 def parse_number(text: str, argument: str = "value") -> Fraction:
@@ -22,12 +25,21 @@ def parse_number(text: str, argument: str = "value") -> Fraction:
     if len(parts) > 2 or not all(_NUMBER.match(p.strip()) for p in parts):
         raise BadInput(argument, f"malformed number {text!r}; allowed: integers, decimals, "
                        "1e-3 notation and fractions like 1/8")
+    for part in parts:  # keep Fraction from building 10**huge before the range check
+        m = _NUMBER.match(part.strip())
+        if len(part.strip()) > 400 or (m.group(3) and abs(int(m.group(3)[1:])) > 10_000):
+            shown = text if len(text) <= 40 else text[:40] + "..."
+            raise BadInput(argument, f"number {shown!r} is too long or its exponent too large; "
+                           f"allowed magnitudes: about 1e-308 to 1e308")
     num = Fraction(parts[0].strip())
     if len(parts) == 2:
         den = Fraction(parts[1].strip())
         if den == 0:
             raise BadInput(argument, f"division by zero in {text!r}")
         num /= den
+    if num != 0 and not (_TINY <= abs(num) <= _HUGE):
+        raise BadInput(argument, f"{text!r} is outside the range of a double (nonzero "
+                       f"magnitudes about 2.2e-308 to 1.8e308 are allowed)")
     return num
 
 

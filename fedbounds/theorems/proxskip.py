@@ -106,6 +106,16 @@ E_NO_SPEEDUP = Erratum(
     "is not supported for large n [derived]. No change to the statement.",
     "proxskip_vip.md §9.A item 25")
 
+E_XT = Erratum(
+    "x-for-xt", "L109, L601", "⟨F(x) − F(x*), x − x*⟩ in Assumption 2.2",
+    "⟨F(x_t) − F(x*), x_t − x*⟩", "The estimator assumption is stated at the iterate x_t; the "
+    "dump writes x (also in the proof, L601). No change to the conditions or the bound.",
+    "proxskip_vip.md §9.A item 12")
+E_T_PASSES = Erratum(
+    "loop-T-plus-1", "L122–L123", "for t = 0, 1, …, T", "for t = 0, 1, …, T − 1",
+    "The algorithm loops T + 1 times while the theorem bounds V_T; the executor runs T "
+    "iterations, as the bound needs.", "proxskip_vip.md §9.A item 19")
+
 # -- Theorem 3.1 -----------------------------------------------------------------------------
 _tau31 = sp.Min(gamma * mu, p**2, rho - B / M)
 _thm31_conditions = [
@@ -129,7 +139,7 @@ thm31 = Theorem(
     bound=[Term("contraction", (1 - tau) ** T * V_0, "L142"),
            Term("neighborhood", gamma**2 * (D_1 + M * D_2) / tau, "L142")],
     costs=COSTS, horizon=T, accuracy=epsilon, regime=REGIME, fixed_in_orders=FIXED,
-    algorithms=["ProxSkip-VIP (Alg. 1)"],
+    algorithms=["ProxSkip-VIP (Alg. 1)"], errata=[E_XT, E_T_PASSES],
     notes=["Star-cocoercivity (ℓ) is never used in the proof; only QSM and Assumption 2.2 "
            "(digest §5.1, [derived])."],
 )
@@ -172,8 +182,8 @@ def _cor32(corrected: bool) -> Theorem:
                    "M = 2B/ρ; the neighborhood becomes γ(D_1 + M D_2)/μ."),
         notation=N, assumptions=thm31.assumptions, derived=derived, conditions=conds,
         bound_lhs=LYAPUNOV,
-        bound=[Term("contraction", (1 - gamma * mu) ** T * V_0, "L629 (τ = γμ, proof F.2)"),
-               Term("neighborhood", gamma * (D_1 + Mx * D_2) / mu, "L629 (proof F.2)")],
+        bound=[Term("contraction", (1 - gamma * mu) ** T * V_0, "L637 (τ = γμ, L633; proof F.2)"),
+               Term("neighborhood", gamma * (D_1 + Mx * D_2) / mu, "L637 (proof F.2)")],
         schedule=sched, schedule_source="L148 (largest γ allowed)",
         costs=COSTS, claimed={"iterations": claim * sp.log(V_0 / epsilon),
                               "communications": sp.sqrt(claim) * sp.log(V_0 / epsilon)},

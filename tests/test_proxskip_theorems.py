@@ -1,0 +1,415 @@
+"""Every ProxSkip-VIP theorem id: each condition and each bound term at hand-computed points.
+
+Line numbers ``Lnnn`` refer to ``shared/papers/sources/proxskip.txt`` (digest: proxskip_vip.md).
+Every expected number below was computed by hand from the paper's formula at the cited line
+(fractions written out in the comments); none is taken from the code under test.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from fedbounds import engine
+from fedbounds.theorems import proxskip
+
+
+class registry:  # noqa: N801 - the proxskip module only: other papers' modules may be in flux
+    @staticmethod
+    def theorems() -> dict:
+        return {t.id: t for t in proxskip.THEOREMS}
+
+    @staticmethod
+    def get(theorem_id: str):
+        return registry.theorems()[theorem_id]
+
+PROXSKIP_IDS = [
+    "proxskip.thm3.1", "proxskip.cor3.2", "proxskip.cor3.2.corrected", "proxskip.cor3.5",
+    "proxskip.cor3.5.corrected", "proxskip.cor3.6", "proxskip.cor3.6.corrected",
+    "proxskip.cor3.9", "proxskip.cor3.9.corrected", "proxskip.thm4.2",
+    "proxskip.thm4.2.corrected", "proxskip.thm4.4", "proxskip.thm4.4.corrected",
+]
+REL = 1e-12
+
+
+def fr(**kw: object) -> dict[str, Fraction]:
+    return {k: Fraction(str(v)) for k, v in kw.items()}
+
+
+def conds(theorem_id: str, **values: object) -> dict[str, engine.ConditionResult]:
+    thm = registry.get(theorem_id)
+    inputs = set(thm.condition_inputs())
+    _, results = engine.check(thm, {k: v for k, v in fr(**values).items() if k in inputs})
+    return {r.name: r for r in results}
+
+
+def assert_cond(r: engine.ConditionResult, lhs: float, rhs: float, holds: bool) -> None:
+    assert r.lhs == pytest.approx(lhs, rel=REL), r
+    assert r.rhs == pytest.approx(rhs, rel=REL), r
+    assert r.holds is holds, r
+
+
+def terms(theorem_id: str, **values: object) -> engine.BoundResult:
+    return engine.bound(registry.get(theorem_id), fr(**values))
+
+
+def test_every_proxskip_id_is_registered_and_tested_here() -> None:
+    ids = sorted(registry.theorems())
+    assert ids == sorted(PROXSKIP_IDS)
+    # DESIGN: a .corrected theorem lists the erratum its printed twin lists
+    for tid in PROXSKIP_IDS:
+        if tid.endswith(".corrected"):
+            thm, printed = registry.get(tid), registry.get(tid.removesuffix(".corrected"))
+            assert thm.corrected_of == printed.id
+            assert {e.id for e in printed.errata} <= {e.id for e in thm.errata}
+            assert all(e.source.startswith("L") for e in thm.errata)
+
+
+def test_every_condition_cites_a_paper_line() -> None:
+    for tid in PROXSKIP_IDS:
+        thm = registry.get(tid)
+        for c in thm.conditions:
+            assert c.source.startswith(("L", "[derived]")), (tid, c.name, c.source)
+        for t in thm.bound:
+            assert t.source.startswith(("L", "[derived]")), (tid, t.name, t.source)
+
+
+# ---------------------------------------------------------------------------------------------
+# Theorem 3.1 (L140 conditions and τ, L142 bound)
+# ---------------------------------------------------------------------------------------------
+P31_A = dict(gamma="1/6", mu=1, A=1, M=4, C="1/2", B=1, rho="1/2", p="1/2", D_1=1,
+             D_2="1/4", V_0=2, T=3)
+P31_B = dict(gamma="1/10", mu=2, A=3, M=10, C="1/5", B=2, rho="1/4", p="1/5", D_1="1/2",
+             D_2="1/10", V_0=1, T=10)
+
+
+def test_thm31_conditions_point_a() -> None:
+    r = conds("proxskip.thm3.1", **P31_A)
+    # L140: gamma <= 1/mu with mu=1 -> 1/6 <= 1
+    assert_cond(r["gamma <= 1/mu"], 1 / 6, 1.0, True)
+    # L140: gamma <= 1/(2(A+MC)) with A=1, M=4, C=1/2 -> 1/(2*3) = 1/6 (equality holds)
+    assert_cond(r["gamma <= 1/(2(A+MC))"], 1 / 6, 1 / 6, True)
+    # L140: M > B/rho with B=1, rho=1/2 -> 4 > 2
+    assert_cond(r["M > B/rho"], 4.0, 2.0, True)
+    assert r["M > B/rho"].margin == pytest.approx(2.0)
+
+
+def test_thm31_conditions_point_b() -> None:
+    r = conds("proxskip.thm3.1", **P31_B)
+    # L140: 1/mu = 1/2
+    assert_cond(r["gamma <= 1/mu"], 0.1, 0.5, True)
+    # L140: 1/(2(A+MC)) = 1/(2(3 + 10/5)) = 1/10 (equality)
+    assert_cond(r["gamma <= 1/(2(A+MC))"], 0.1, 0.1, True)
+    # L140: B/rho = 2/(1/4) = 8 < 10
+    assert_cond(r["M > B/rho"], 10.0, 8.0, True)
+
+
+def test_thm31_conditions_violated() -> None:
+    r = conds("proxskip.thm3.1", gamma="1/2", mu=4, A=1, M=1, C=1, B=1, rho=1)
+    # L140: 1/mu = 1/4 < 1/2; 1/(2(A+MC)) = 1/4 < 1/2; M > B/rho is strict: 1 > 1 fails
+    assert_cond(r["gamma <= 1/mu"], 0.5, 0.25, False)
+    assert_cond(r["gamma <= 1/(2(A+MC))"], 0.5, 0.25, False)
+    assert_cond(r["M > B/rho"], 1.0, 1.0, False)
+    assert r["gamma <= 1/mu"].margin == pytest.approx(-0.25)
+
+
+def test_thm31_bound_point_a() -> None:
+    b = terms("proxskip.thm3.1", **P31_A)
+    # L140: tau = min{gamma*mu, p^2, rho - B/M} = min{1/6, 1/4, 1/2 - 1/4} = 1/6
+    assert b.derived["tau"] == pytest.approx(1 / 6, rel=REL)
+    # L142: (1 - tau)^T V_0 = (5/6)^3 * 2 = 125/108
+    assert b.terms["contraction"] == pytest.approx(125 / 108, rel=REL)
+    # L142: gamma^2 (D_1 + M D_2)/tau = (1/36)(1 + 1)/(1/6) = 1/3
+    assert b.terms["neighborhood"] == pytest.approx(1 / 3, rel=REL)
+    assert b.value == pytest.approx(161 / 108, rel=REL)
+    assert b.feasible
+
+
+def test_thm31_bound_point_b() -> None:
+    b = terms("proxskip.thm3.1", **P31_B)
+    # L140: tau = min{2/10, 1/25, 1/4 - 2/10} = min{1/5, 1/25, 1/20} = 1/25 (the p^2 branch)
+    assert b.derived["tau"] == pytest.approx(0.04, rel=REL)
+    # L142: (24/25)^10 * 1 = 0.664832635991501
+    assert b.terms["contraction"] == pytest.approx(0.664832635991501, rel=REL)
+    # L142: (1/100)(1/2 + 10/10)/(1/25) = 0.375
+    assert b.terms["neighborhood"] == pytest.approx(0.375, rel=REL)
+
+
+def test_thm31_bound_rho_branch() -> None:
+    b = terms("proxskip.thm3.1", gamma="1/5", mu=1, A=0, C=0, M="5/2", B=1, rho="1/2", p=1,
+              D_1=1, D_2=2, V_0=1, T=5)
+    # L140: tau = min{1/5, 1, 1/2 - 1/(5/2)} = min{1/5, 1, 1/10} = 1/10 (the rho - B/M branch)
+    assert b.derived["tau"] == pytest.approx(0.1, rel=REL)
+    # L142: 0.9^5 = 0.59049 and (1/25)(1 + 5)/(1/10) = 2.4
+    assert b.terms["contraction"] == pytest.approx(0.59049, rel=REL)
+    assert b.terms["neighborhood"] == pytest.approx(2.4, rel=REL)
+
+
+# ---------------------------------------------------------------------------------------------
+# Corollary 3.2 (L148 conditions, L637 bound in proof F.2) and its corrected variant
+# ---------------------------------------------------------------------------------------------
+P32_A = dict(gamma="1/20", mu=1, A=1, B=1, C=1, rho="1/2", D_1="1/10", D_2="1/20", epsilon=1,
+             V_0=1, T=10)
+
+
+@pytest.mark.parametrize("tid", ["proxskip.cor3.2", "proxskip.cor3.2.corrected"])
+def test_cor32_conditions_point_a(tid: str) -> None:
+    # the corrected variant takes M as an input; M = 2B/rho = 4 reproduces the printed one
+    extra = {"M": 4} if tid.endswith("corrected") else {}
+    r = conds(tid, **P32_A, **extra)
+    # L148: 1/mu = 1
+    assert_cond(r["gamma <= 1/mu"], 0.05, 1.0, True)
+    # L148: M = 2B/rho = 4, 1/(2(A+MC)) = 1/(2(1+4)) = 1/10
+    assert_cond(r["gamma <= 1/(2(A+MC))"], 0.05, 0.1, True)
+    # L148: rho/(2mu) = 1/4
+    assert_cond(r["gamma <= rho/(2mu)"], 0.05, 0.25, True)
+    # L148: mu*eps/(2(D_1 + 2B/rho D_2)) = 1/(2(1/10 + 4/20)) = 5/3
+    assert_cond(r["gamma <= mu*eps/(2(D_1+2B/rho D_2))"], 0.05, 5 / 3, True)
+    # L140: M > B/rho: 4 > 2
+    assert_cond(r["M > B/rho"], 4.0, 2.0, True)
+    if extra:  # L148 corrected: M >= 2B/rho, 4 >= 4
+        assert_cond(r["M >= 2B/rho"], 4.0, 4.0, True)
+
+
+def test_cor32_printed_with_B_zero_violates_M_condition() -> None:
+    r = conds("proxskip.cor3.2", gamma="1/4", mu=1, A=1, B=0, C=3, rho=1, D_1=1, D_2=0,
+              epsilon=1)
+    # L148: M = 2B/rho = 0; L140 needs M > B/rho: 0 > 0 fails (digest §9.A item 3)
+    assert_cond(r["M > B/rho"], 0.0, 0.0, False)
+    # L148: with M = 0: 1/(2(A+MC)) = 1/2, rho/(2mu) = 1/2, mu*eps/(2 D_1) = 1/2
+    assert_cond(r["gamma <= 1/(2(A+MC))"], 0.25, 0.5, True)
+    assert_cond(r["gamma <= rho/(2mu)"], 0.25, 0.5, True)
+    assert_cond(r["gamma <= mu*eps/(2(D_1+2B/rho D_2))"], 0.25, 0.5, True)
+
+
+def test_cor32_corrected_with_B_zero_point_b() -> None:
+    r = conds("proxskip.cor3.2.corrected", gamma="1/8", mu=1, A=1, B=0, C=3, rho=1, D_1=1,
+              D_2=0, epsilon=1, M=1)
+    # L140: M > B/rho: 1 > 0; L148 corrected: M >= 2B/rho: 1 >= 0
+    assert_cond(r["M > B/rho"], 1.0, 0.0, True)
+    assert_cond(r["M >= 2B/rho"], 1.0, 0.0, True)
+    # L148: 1/(2(A+MC)) = 1/(2(1+3)) = 1/8 (equality); mu*eps/(2(D_1+M D_2)) = 1/2
+    assert_cond(r["gamma <= 1/(2(A+MC))"], 0.125, 0.125, True)
+    assert_cond(r["gamma <= mu*eps/(2(D_1+2B/rho D_2))"], 0.125, 0.5, True)
+    assert_cond(r["gamma <= rho/(2mu)"], 0.125, 0.5, True)
+
+
+def test_cor32_bound() -> None:
+    b = terms("proxskip.cor3.2", **P32_A)
+    # L637: (1 - gamma*mu)^T V_0 = (19/20)^10 = 0.5987369392383789
+    assert b.terms["contraction"] == pytest.approx(0.5987369392383789, rel=REL)
+    # L637: gamma(D_1 + 2B/rho D_2)/mu = (1/20)(1/10 + 4/20) = 0.015
+    assert b.terms["neighborhood"] == pytest.approx(0.015, rel=REL)
+    b = terms("proxskip.cor3.2", gamma="1/4", mu=1, A=1, B=0, C=3, rho=1, D_1=1, D_2=0,
+              epsilon=1, V_0=4, T=2)
+    # L637: (3/4)^2 * 4 = 9/4 and (1/4)(1 + 0)/1 = 1/4
+    assert b.terms["contraction"] == pytest.approx(2.25, rel=REL)
+    assert b.terms["neighborhood"] == pytest.approx(0.25, rel=REL)
+    assert not b.feasible and b.violated == ["M > B/rho"]
+
+
+def test_cor32_corrected_differs_from_printed() -> None:
+    # where: B = 0 (SGDA/GDA). The printed M = 2B/rho = 0 fails M > B/rho (L140) at every
+    # gamma, so max-step finds nothing; the corrected one (any M > 0) gives
+    # min{1/mu, 1/(2(A+MC)), rho/(2mu), mu*eps/(2 D_1)} = min{1, 1/8, 1/2, 1/2} = 1/8 (L148)
+    common = fr(mu=1, A=1, B=0, C=3, rho=1, D_1=1, D_2=0, epsilon=1)
+    printed = engine.max_step(registry.get("proxskip.cor3.2"), "gamma", common)
+    assert printed.value is None and "M > B/rho" in printed.binding_all
+    corrected = engine.max_step(registry.get("proxskip.cor3.2.corrected"), "gamma",
+                                {**common, "M": Fraction(1)})
+    assert corrected.value == pytest.approx(1 / 8, rel=REL)
+    # by how much elsewhere: with M = 2B/rho the two agree; a larger M (8 instead of 4 at
+    # P32_A) enlarges the neighborhood gamma(D_1 + M D_2)/mu from 0.015 to (1/20)(1/10 + 8/20)
+    # = 0.025 (L637 with M in place of 2B/rho)
+    same = terms("proxskip.cor3.2.corrected", **P32_A, M=4)
+    assert same.terms["neighborhood"] == pytest.approx(0.015, rel=REL)
+    bigger = terms("proxskip.cor3.2.corrected", **P32_A, M=8)
+    assert bigger.terms["neighborhood"] == pytest.approx(0.025, rel=REL)
+
+
+# ---------------------------------------------------------------------------------------------
+# Corollary 3.5 (L174) and Theorem 4.2 (L238, step sizes via Cor. 3.5 per L786)
+# ---------------------------------------------------------------------------------------------
+SGDA = ["proxskip.cor3.5", "proxskip.thm4.2"]
+
+
+@pytest.mark.parametrize("tid", SGDA)
+def test_sgda_conditions_point_a(tid: str) -> None:
+    r = conds(tid, gamma="1/100", L_g=10, mu=1, epsilon="1/10", sigma_star="1/2")
+    # L174: 1/(2L_g) = 1/20, 1/(2mu) = 1/2, mu*eps/(8 sigma_*^2) = (1/10)/(8/4) = 1/20
+    assert_cond(r["gamma <= 1/(2L_g)"], 0.01, 0.05, True)
+    assert_cond(r["gamma <= 1/(2mu)"], 0.01, 0.5, True)
+    assert_cond(r["gamma <= mu*eps/(8sigma_star^2)"], 0.01, 0.05, True)
+
+
+@pytest.mark.parametrize("tid", SGDA)
+def test_sgda_conditions_point_b(tid: str) -> None:
+    r = conds(tid, gamma="1/4", L_g=1, mu=2, epsilon=1, sigma_star=1)
+    # L174: 1/(2L_g) = 1/2; 1/(2mu) = 1/4 (equality); mu*eps/(8 sigma_*^2) = 2/8 (equality)
+    assert_cond(r["gamma <= 1/(2L_g)"], 0.25, 0.5, True)
+    assert_cond(r["gamma <= 1/(2mu)"], 0.25, 0.25, True)
+    assert_cond(r["gamma <= mu*eps/(8sigma_star^2)"], 0.25, 0.25, True)
+    r = conds(tid, gamma="1/3", L_g=1, mu=2, epsilon=1, sigma_star=1)
+    assert not r["gamma <= 1/(2mu)"].holds and r["gamma <= 1/(2L_g)"].holds
+
+
+@pytest.mark.parametrize("tid", SGDA)
+def test_sgda_deterministic_sigma_zero_is_no_cap(tid: str) -> None:
+    # L240: deterministic case sigma_*^2 = 0: the eps-cap mu*eps/(8*0) is +inf, no constraint
+    r = conds(tid, gamma="1/4", L_g=2, mu=1, epsilon="1/100", sigma_star=0)
+    assert r["gamma <= mu*eps/(8sigma_star^2)"].holds
+    assert all(x.holds for x in r.values())
+
+
+@pytest.mark.parametrize("tid", SGDA + [t + ".corrected" for t in SGDA])
+def test_sgda_bound(tid: str) -> None:
+    b = terms(tid, gamma="1/100", L_g=10, mu=1, epsilon="1/10", sigma_star="1/2", T=100, V_0=1)
+    # L142 with Lemma 3.4 (L168: D_1 = 2 sigma_*^2, B = C = D_2 = 0, rho = 1), tau = gamma*mu:
+    # (99/100)^100 = 0.3660323412732295 and gamma^2 * 2 sigma_*^2/(gamma mu) = 2(1/100)(1/4)
+    assert b.terms["contraction"] == pytest.approx(0.3660323412732295, rel=REL)
+    assert b.terms["neighborhood"] == pytest.approx(0.005, rel=REL)
+    b = terms(tid, gamma="1/4", L_g=1, mu=2, epsilon=1, sigma_star=1, T=3, V_0=1)
+    # (1 - 1/2)^3 = 1/8 and 2(1/4)(1)/2 = 1/4
+    assert b.terms["contraction"] == pytest.approx(0.125, rel=REL)
+    assert b.terms["neighborhood"] == pytest.approx(0.25, rel=REL)
+
+
+@pytest.mark.parametrize("tid", [t + ".corrected" for t in SGDA])
+def test_sgda_corrected_conditions(tid: str) -> None:
+    r = conds(tid, gamma="1/100", L_g=10, mu=1, epsilon="1/10", sigma_star="1/2")
+    # L174 corrected (digest §9.A item 2): mu*eps/(4 sigma_*^2) = (1/10)/1 = 1/10
+    assert_cond(r["gamma <= mu*eps/(4sigma_star^2)"], 0.01, 0.1, True)
+    assert_cond(r["gamma <= 1/(2L_g)"], 0.01, 0.05, True)
+    assert_cond(r["gamma <= 1/(2mu)"], 0.01, 0.5, True)
+    r = conds(tid, gamma="1/4", L_g=1, mu=2, epsilon=1, sigma_star=1)
+    # 2/4 = 1/2
+    assert_cond(r["gamma <= mu*eps/(4sigma_star^2)"], 0.25, 0.5, True)
+
+
+@pytest.mark.parametrize("tid", SGDA)
+def test_sgda_corrected_differs_from_printed(tid: str) -> None:
+    # where: the eps-term binds (mu=1, L_g=1, eps=1/100, sigma_*=1): printed cap
+    # (1/100)/8 = 1/800 (L174), corrected (1/100)/4 = 1/400 -- exactly a factor 2
+    vals = fr(mu=1, L_g=1, epsilon="1/100", sigma_star=1)
+    printed = engine.max_step(registry.get(tid), "gamma", vals)
+    corrected = engine.max_step(registry.get(tid + ".corrected"), "gamma", vals)
+    assert printed.value == pytest.approx(1 / 800, rel=REL)
+    assert corrected.value == pytest.approx(1 / 400, rel=REL)
+    assert printed.binding == "gamma <= mu*eps/(8sigma_star^2)"
+    assert corrected.binding == "gamma <= mu*eps/(4sigma_star^2)"
+    # elsewhere they agree: sigma_* = 1/100 -> caps 12.5 and 25, 1/(2L_g) = 1/(2mu) = 1/2 binds
+    vals = fr(mu=1, L_g=1, epsilon="1/100", sigma_star="1/100")
+    a = engine.max_step(registry.get(tid), "gamma", vals).value
+    b = engine.max_step(registry.get(tid + ".corrected"), "gamma", vals).value
+    assert a == pytest.approx(0.5, rel=REL) and b == pytest.approx(0.5, rel=REL)
+
+
+# ---------------------------------------------------------------------------------------------
+# Corollary 3.6 (L182; γ ≤ 1/μ from the setting of Thm 3.1, L140)
+# ---------------------------------------------------------------------------------------------
+def test_cor36_conditions() -> None:
+    r = conds("proxskip.cor3.6", gamma="1/20", mu=1, ell=10)
+    # L140: 1/mu = 1; L182: gamma = 1/(2 ell) = 1/20 (equality)
+    assert_cond(r["gamma <= 1/mu"], 0.05, 1.0, True)
+    assert_cond(r["gamma <= 1/(2ell)"], 0.05, 0.05, True)
+    r = conds("proxskip.cor3.6", gamma="1/4", mu="1/2", ell=1)
+    # L140: 1/mu = 2; L182: 1/(2 ell) = 1/2
+    assert_cond(r["gamma <= 1/mu"], 0.25, 2.0, True)
+    assert_cond(r["gamma <= 1/(2ell)"], 0.25, 0.5, True)
+    r = conds("proxskip.cor3.6", gamma="1/10", mu=1, ell=10)
+    assert_cond(r["gamma <= 1/(2ell)"], 0.1, 0.05, False)
+
+
+@pytest.mark.parametrize("tid", ["proxskip.cor3.6", "proxskip.cor3.6.corrected"])
+def test_cor36_bound(tid: str) -> None:
+    # L182: (1 - min{gamma mu, p^2})^T V_0
+    b = terms(tid, gamma="1/20", mu=1, ell=10, p="1/10", T=10, V_0=1)
+    # min{1/20, 1/100} = 1/100 -> (99/100)^10 = 0.9043820750088045
+    assert b.terms["contraction"] == pytest.approx(0.9043820750088045, rel=REL)
+    b = terms(tid, gamma="1/4", mu="1/2", ell=1, p="1/2", T=4, V_0=3)
+    # min{1/8, 1/4} = 1/8 -> (7/8)^4 * 3 = 7203/4096
+    assert b.terms["contraction"] == pytest.approx(7203 / 4096, rel=REL)
+    assert list(b.terms) == ["contraction"]
+
+
+def test_cor36_corrected_conditions_and_difference() -> None:
+    r = conds("proxskip.cor3.6.corrected", gamma="1/10", mu=1, ell=10)
+    # digest §9.A item 4 (L182 with A = ell/2 in L140): gamma <= 1/ell = 1/10 (equality)
+    assert_cond(r["gamma <= 1/ell"], 0.1, 0.1, True)
+    assert_cond(r["gamma <= 1/mu"], 0.1, 1.0, True)
+    r = conds("proxskip.cor3.6.corrected", gamma="1/2", mu=1, ell=4)
+    assert_cond(r["gamma <= 1/ell"], 0.5, 0.25, False)
+    # where and by how much: the largest step doubles, 1/(2 ell) -> 1/ell (ell=10: 1/20 -> 1/10)
+    vals = fr(mu=1, ell=10)
+    a = engine.max_step(registry.get("proxskip.cor3.6"), "gamma", vals)
+    b = engine.max_step(registry.get("proxskip.cor3.6.corrected"), "gamma", vals)
+    assert a.value == pytest.approx(0.05, rel=REL) and a.binding == "gamma <= 1/(2ell)"
+    assert b.value == pytest.approx(0.1, rel=REL) and b.binding == "gamma <= 1/ell"
+
+
+# ---------------------------------------------------------------------------------------------
+# Corollary 3.9 (L204) and Theorem 4.4 (L256, parameters via Cor. 3.9 per L786); Lemma 3.8
+# (L198): A = ell_hat, B = 2, C = q ell_hat/2, rho = q, D_1 = D_2 = 0; conditions of L140
+# ---------------------------------------------------------------------------------------------
+SVRG = ["proxskip.cor3.9", "proxskip.thm4.4"]
+
+
+@pytest.mark.parametrize("tid", SVRG + [t + ".corrected" for t in SVRG])
+def test_svrg_conditions_point_a(tid: str) -> None:
+    r = conds(tid, mu=1, ell_hat=2)
+    # L204: gamma = min{1/mu, 1/(6 ell_hat)} = 1/12, q = 2 gamma mu = 1/6, M = 4/q = 24
+    # L140: gamma <= 1/mu: 1/12 <= 1
+    assert_cond(r["gamma <= 1/mu"], 1 / 12, 1.0, True)
+    # L140 + L198: 1/(2(ell_hat + M q ell_hat/2)) = 1/(2(2 + 24 (1/6)(2)/2)) = 1/12 (equality)
+    assert_cond(r["gamma <= 1/(2(A+MC))"], 1 / 12, 1 / 12, True)
+    # L140 + L198: M > B/rho = 2/q = 12
+    assert_cond(r["M > B/rho"], 24.0, 12.0, True)
+    if tid.endswith("corrected"):  # L458: q in [0, 1]: 1/6 <= 1
+        assert_cond(r["q <= 1"], 1 / 6, 1.0, True)
+
+
+@pytest.mark.parametrize("tid", SVRG + [t + ".corrected" for t in SVRG])
+def test_svrg_conditions_point_b(tid: str) -> None:
+    r = conds(tid, mu=3, ell_hat=1)
+    # L204: gamma = min{1/3, 1/6} = 1/6, q = 2(1/6)(3) = 1, M = 4
+    assert_cond(r["gamma <= 1/mu"], 1 / 6, 1 / 3, True)
+    # L140 + L198: 1/(2(1 + 4 (1)(1)/2)) = 1/6 (equality)
+    assert_cond(r["gamma <= 1/(2(A+MC))"], 1 / 6, 1 / 6, True)
+    # 2/q = 2 < 4
+    assert_cond(r["M > B/rho"], 4.0, 2.0, True)
+
+
+@pytest.mark.parametrize("tid", SVRG + [t + ".corrected" for t in SVRG])
+def test_svrg_bound(tid: str) -> None:
+    b = terms(tid, mu=1, ell_hat=2, T=12, V_0=1)
+    # L140: tau = min{gamma mu, p^2, q - 2/M} = min{1/12, 1/12, 1/6 - 1/12} = 1/12
+    assert b.derived["tau"] == pytest.approx(1 / 12, rel=REL)
+    # L142 with D_1 = D_2 = 0 (L198): (11/12)^12 = 0.3519956280141371, no neighborhood
+    assert b.terms["contraction"] == pytest.approx(0.3519956280141371, rel=REL)
+    assert b.value == pytest.approx(0.3519956280141371, rel=REL)
+    b = terms(tid, mu=3, ell_hat=1, T=3, V_0=8)
+    # tau = min{1/2, 1/2, 1 - 2/4} = 1/2 -> (1/2)^3 * 8 = 1
+    assert b.terms["contraction"] == pytest.approx(1.0, rel=REL)
+
+
+@pytest.mark.parametrize("tid", SVRG)
+def test_svrg_corrected_differs_from_printed(tid: str) -> None:
+    # where: ell_hat < mu/6, so the printed 1/mu branch of L204 is active. mu=1, ell_hat=1/10:
+    # printed gamma = min{1, 5/3} = 1 and q = 2 gamma mu = 2 > 1 -- yet every printed
+    # condition holds: 1 <= 1; 1/(2(1/10 + 2 (2)(1/10)/2)) = 5/3 >= 1; M = 2 > 2/q = 1
+    r = conds(tid, mu=1, ell_hat="1/10")
+    assert_cond(r["gamma <= 1/mu"], 1.0, 1.0, True)
+    assert_cond(r["gamma <= 1/(2(A+MC))"], 1.0, 5 / 3, True)
+    assert_cond(r["M > B/rho"], 2.0, 1.0, True)
+    # corrected: gamma = 1/(6 ell_hat) = 5/3, q = 10/3: q <= 1 fails (L458) and so does
+    # gamma <= 1/mu (5/3 > 1); M = 4/q = 6/5, C = q ell_hat/2 = 1/6: 1/(2(1/10 + 1/5)) = 5/3
+    r = conds(tid + ".corrected", mu=1, ell_hat="1/10")
+    assert_cond(r["q <= 1"], 10 / 3, 1.0, False)
+    assert_cond(r["gamma <= 1/mu"], 5 / 3, 1.0, False)
+    assert_cond(r["gamma <= 1/(2(A+MC))"], 5 / 3, 5 / 3, True)
+    assert_cond(r["M > B/rho"], 1.2, 0.6, True)
+    # elsewhere (ell_hat >= mu/6) both give gamma = 1/(6 ell_hat): identical bounds
+    a = terms(tid, mu=1, ell_hat=2, T=12, V_0=1).value
+    b = terms(tid + ".corrected", mu=1, ell_hat=2, T=12, V_0=1).value
+    assert a == pytest.approx(b, rel=REL)
