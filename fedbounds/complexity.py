@@ -502,7 +502,7 @@ def _solve_T(thm: Theorem, terms: list[tuple[str, sp.Expr]]
     if needs:
         needs = _dedupe(needs)
     # many requirements (a split sum of monomials): sympy's pairwise Max evaluation is very slow
-    T_eps = (needs[0] if len(needs) == 1 else sp.Max(*needs, evaluate=len(needs) <= 6)) \
+    T_eps = (needs[0] if len(needs) == 1 else sp.Max(*needs, evaluate=len(needs) <= 3)) \
         if needs else None
     for name in floors:
         e = dict(terms)[name]

@@ -197,6 +197,8 @@ class Theorem:
     corrected_of: str | None = None
     horizon: sp.Symbol | None = None  # T, the number of iterations
     accuracy: sp.Symbol | None = None  # epsilon
+    # what the bound must reach for accuracy ε (default ε; ε² for E‖∇Φ‖² ≤ ε² criteria)
+    accuracy_target: sp.Expr | None = None
     regime: list[sp.Rel] = field(default_factory=list)  # relations assumed by order comparisons
     fixed_in_orders: dict[sp.Symbol, sp.Expr] = field(default_factory=dict)  # e.g. V_0 -> 1
     algorithms: list[str] = field(default_factory=list)
