@@ -1,0 +1,322 @@
+"""Federated min-max quadratic games with exact constants (sagda.md §8, fed_norm_sgda.md §8,
+fedsgda_m.md §8.1).
+
+Client i owns f_i(x, y) = ½xᵀA_ix + xᵀB_iy − ½yᵀC_iy + b_iᵀx − c_iᵀy (+ λ Σ_j cos x_j, the
+nonconvex-in-x variant), with weights p_i (F = Σ_i p_i f_i). With z = (x, y) ∈ R^{dx+dy} the joint
+gradient is affine, ∇f_i(z) = H_i z + h_i with H_i = [[A_i, B_i], [B_iᵀ, −C_i]], h_i = (b_i, −c_i).
+
+* L_f = max_i ‖H_i‖₂ (the cosine term adds λ to the x-block curvature range, handled exactly by the
+  vertex rule of fedsgda_m.md §8.1), μ = min_i λ_min(C_i), κ = L_f/μ, L = L_f + L_f²/μ;
+* saddle of any weighted objective z*(w): H̄_w z = −h̄_w; envelope y*(x) = C̄⁻¹(B̄ᵀx − c̄),
+  ∇Φ(x) = Āx + b̄ + B̄y*(x) − λ sin x (closed form; stationary points by root finding if λ ≠ 0);
+* heterogeneity by construction: identical Hessians (``hess_spread = 0``) and linear terms
+  b_i = b₀ + σ_G e_i, c_i = c₀ + σ_G e'_i with Σ p_i e_i = 0, Σ p_i ‖e_i‖² = 1, so
+  σ_{x,G}² = σ_{y,G}² = σ_G², β_G = 1, ζ² = 2σ_G² exactly, and L_f, μ do not depend on σ_G;
+* noise: additive Gaussian with E‖ξ_x‖² = σ_x², E‖ξ_y‖² = σ_y² plus a multiplicative part with
+  E‖ξ‖² = σ_x² + σ_y² + β_L²‖∇f_i‖² (fed_norm_sgda.md A3); σ_L² = σ_x² + σ_y²;
+* NC-C variant: C_i = 0 and y restricted to the ball ‖y‖ ≤ r (algorithms project), with
+  Φ(x) = ½xᵀĀx + b̄ᵀx + r‖B̄ᵀx − c̄‖ and the Moreau-envelope gradient by a strongly convex solve.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import product
+
+import numpy as np
+
+from .base import ProblemEntry
+
+
+@dataclass(frozen=True)
+class MinMaxGame:
+    """A federated quadratic min-max game; arrays are client-stacked (first axis M)."""
+
+    name: str
+    A: np.ndarray  # (M, dx, dx) symmetric
+    B: np.ndarray  # (M, dx, dy)
+    C: np.ndarray  # (M, dy, dy) symmetric, ⪰ μI (zero for NC-C)
+    b: np.ndarray  # (M, dx)
+    c: np.ndarray  # (M, dy)
+    p: np.ndarray  # (M,) weights, sum 1
+    sigma_x: float = 0.0
+    sigma_y: float = 0.0
+    beta_L: float = 0.0
+    lam: float = 0.0  # λ of the λ Σ cos x_j term
+    radius: float | None = None  # NC-C: ‖y‖ ≤ radius
+    z0: np.ndarray | None = None  # default start
+    constants: dict[str, float] = field(default_factory=dict)
+    params: dict[str, float] = field(default_factory=dict)
+
+    # ---- shapes ---------------------------------------------------------------------------------
+    @property
+    def M(self) -> int:
+        return int(self.A.shape[0])
+
+    @property
+    def dx(self) -> int:
+        return int(self.A.shape[1])
+
+    @property
+    def dy(self) -> int:
+        return int(self.C.shape[1])
+
+    @property
+    def d(self) -> int:
+        return self.dx + self.dy
+
+    @property
+    def H(self) -> np.ndarray:
+        """Joint Jacobians H_i = [[A_i, B_i], [B_iᵀ, −C_i]], shape (M, d, d)."""
+        top = np.concatenate([self.A, self.B], axis=2)
+        bot = np.concatenate([self.B.transpose(0, 2, 1), -self.C], axis=2)
+        return np.concatenate([top, bot], axis=1)
+
+    @property
+    def h(self) -> np.ndarray:
+        """Joint offsets h_i = (b_i, −c_i), shape (M, d)."""
+        return np.concatenate([self.b, -self.c], axis=1)
+
+    @property
+    def noisy(self) -> bool:
+        return self.sigma_x > 0 or self.sigma_y > 0 or self.beta_L > 0
+
+    @property
+    def affine(self) -> bool:
+        """True when every client gradient is affine in z (no cosine term, no projection)."""
+        return self.lam == 0 and self.radius is None
+
+    def coord_var(self) -> np.ndarray:
+        """Per-coordinate additive noise variance: σ_x²/dx on x, σ_y²/dy on y."""
+        return np.concatenate([np.full(self.dx, self.sigma_x**2 / self.dx),
+                               np.full(self.dy, self.sigma_y**2 / self.dy)])
+
+    # ---- weighted objectives --------------------------------------------------------------------
+    def weights(self, w: np.ndarray | None) -> np.ndarray:
+        return self.p if w is None else np.asarray(w, dtype=float)
+
+    def mean_blocks(self, w: np.ndarray | None = None):
+        w = self.weights(w)
+        return (np.einsum("m,mij->ij", w, self.A), np.einsum("m,mij->ij", w, self.B),
+                np.einsum("m,mij->ij", w, self.C), w @ self.b, w @ self.c)
+
+    def z_star(self, w: np.ndarray | None = None) -> np.ndarray:
+        """Saddle of Σ w_i f_i (λ = 0): solves H̄_w z = −h̄_w (fed_norm_sgda.md §8)."""
+        w = self.weights(w)
+        return np.linalg.solve(np.einsum("m,mij->ij", w, self.H), -(w @ self.h))
+
+    def y_star(self, x: np.ndarray, w: np.ndarray | None = None) -> np.ndarray:
+        """ỹ*(x) = C̄⁻¹(B̄ᵀx − c̄) for x (..., dx)."""
+        _, B, C, _, c = self.mean_blocks(w)
+        return (x @ B - c) @ np.linalg.inv(C)  # C̄ symmetric
+
+    def _phi_affine(self, w: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """(Gᵀ, g0) with Āx + b̄ + B̄y*(x) = x Gᵀ + g0, cached for the game's own weights."""
+        cache = self.__dict__.setdefault("_cache", {})
+        if w is None and "phi" in cache:
+            return cache["phi"]
+        A, B, C, b, c = self.mean_blocks(w)
+        Ci = np.linalg.inv(C)
+        out = ((A + B @ Ci @ B.T).T, b - B @ Ci @ c)
+        if w is None:
+            cache["phi"] = out
+        return out
+
+    def grad_phi(self, x: np.ndarray, w: np.ndarray | None = None) -> np.ndarray:
+        """∇Φ(x) = Āx + b̄ + B̄y*(x) − λ sin x (Danskin), x (..., dx)."""
+        GT, g0 = self._phi_affine(w)
+        out = x @ GT + g0
+        return out - self.lam * np.sin(x) if self.lam else out
+
+    def phi(self, x: np.ndarray, w: np.ndarray | None = None) -> np.ndarray:
+        """Φ(x) = max_y F(x, y) in closed form, x (..., dx)."""
+        A, B, C, b, c = self.mean_blocks(w)
+        if self.radius is not None:
+            return (0.5 * np.einsum("...i,ij,...j->...", x, A, x) + x @ b
+                    + self.radius * np.linalg.norm(x @ B - c, axis=-1) + self.lam * np.cos(x).sum(-1))
+        y = self.y_star(x, w)
+        return (0.5 * np.einsum("...i,ij,...j->...", x, A, x) + np.einsum("...i,ij,...j->...", x, B, y)
+                - 0.5 * np.einsum("...i,ij,...j->...", y, C, y) + x @ b - y @ c
+                + self.lam * np.cos(x).sum(-1))
+
+    def grad_phi_sq(self, x: np.ndarray, w: np.ndarray | None = None) -> np.ndarray:
+        if self.radius is not None:
+            return self.moreau_grad_sq(x, w)
+        g = self.grad_phi(x, w)
+        return np.einsum("...i,...i->...", g, g)
+
+    def stationary_points(self, w: np.ndarray | None = None, starts: int = 32,
+                          seed: int = 0) -> np.ndarray:
+        """Stationary points of Φ (∇Φ = 0) by root finding from random starts (λ ≠ 0) or the
+        linear solve (λ = 0); unique rows, shape (k, dx)."""
+        from scipy.optimize import root
+
+        A, B, C, _, _ = self.mean_blocks(w)
+        if self.lam == 0:
+            return self.z_star(w)[None, : self.dx]
+        Hphi = A + B @ np.linalg.solve(C, B.T)
+        rng = np.random.default_rng(seed)
+        pts: list[np.ndarray] = []
+        for _ in range(starts):
+            x0 = rng.uniform(-2 * np.pi, 2 * np.pi, self.dx)
+            r = root(lambda x: self.grad_phi(x, w), x0,
+                     jac=lambda x: Hphi - self.lam * np.diag(np.cos(x)), tol=1e-14)
+            if r.success and np.linalg.norm(self.grad_phi(r.x, w)) < 1e-10 and \
+                    not any(np.linalg.norm(r.x - q) < 1e-7 for q in pts):
+                pts.append(r.x)
+        return np.array(pts)
+
+    def moreau_grad_sq(self, x: np.ndarray, w: np.ndarray | None = None) -> np.ndarray:
+        """NC-C stationarity ‖∇Φ_{1/2L_f}(x)‖² = ‖2L_f(x − x̂)‖², x̂ = argmin Φ(u) + L_f‖u − x‖²
+        (fed_norm_sgda.md Def. 4); strongly convex solve per point."""
+        from scipy.optimize import minimize
+
+        Lf = self.constants["L_f"]
+        X = np.atleast_2d(x)
+        out = np.empty(X.shape[0])
+        for k, xk in enumerate(X):
+            r = minimize(lambda u, xk=xk: float(self.phi(u, w)) + Lf * float((u - xk) @ (u - xk)),
+                         xk, method="BFGS", options={"gtol": 1e-10})
+            out[k] = float(np.sum((2 * Lf * (xk - r.x)) ** 2))
+        return out.reshape(np.shape(x)[:-1])
+
+    # ---- heterogeneity constants (exact for hess_spread = 0) ------------------------------------
+    def heterogeneity(self, w: np.ndarray | None = None) -> dict[str, float]:
+        """σ_{x,G}², σ_{y,G}² (weighted BGD), σ_G² = max of the two (Fed-Norm A4, β_G = 1),
+        ζ² = joint dissimilarity: exact when the Hessians are identical (bias–variance identity)."""
+        w = self.weights(w)
+        if not np.allclose(self.H, self.H[0]):
+            return {"sigma_xG_sq": float("nan"), "sigma_yG_sq": float("nan"),
+                    "sigma_G_sq": float("nan"), "zeta_sq": float("nan"), "beta_G": float("nan")}
+        sx = float(w @ np.sum((self.b - w @ self.b) ** 2, axis=1))
+        sy = float(w @ np.sum((self.c - w @ self.c) ** 2, axis=1))
+        return {"sigma_xG_sq": sx, "sigma_yG_sq": sy, "sigma_G_sq": max(sx, sy),
+                "zeta_sq": sx + sy, "beta_G": 1.0}
+
+
+# ---- construction --------------------------------------------------------------------------------
+def _zero_mean_unit(rng: np.random.Generator, p: np.ndarray, d: int) -> np.ndarray:
+    """Rows e_i with Σ p_i e_i = 0 and Σ p_i ‖e_i‖² = 1 (exact up to rounding)."""
+    e = rng.standard_normal((len(p), d))
+    e -= p @ e
+    s = float(p @ np.sum(e**2, axis=1))
+    return e / np.sqrt(s) if s > 0 else e
+
+
+def make_game(params: dict[str, float] | None = None, seed: int = 0, name: str = "minmax_quadratic",
+              ) -> MinMaxGame:
+    """Build a game from ``params`` (see :data:`PARAMS`; missing keys take defaults)."""
+    q = {k: v[0] for k, v in PARAMS.items()}
+    q.update(params or {})
+    M, dx, dy = int(q["M"]), int(q["dx"]), int(q["dy"])
+    if M < 1 or dx < 1 or dy < 1:
+        raise ValueError("M, dx, dy must be positive integers")
+    if q["mu"] <= 0 and q["radius"] <= 0:
+        raise ValueError("mu must be > 0 (or set radius > 0 for the NC-C variant with mu = 0)")
+    rng = np.random.default_rng([seed, 11])
+    # weights: uniform (p_skew = 0) or geometric p_i ∝ (1 + p_skew)^{-i}
+    p = (1.0 + q["p_skew"]) ** -np.arange(M, dtype=float)
+    p /= p.sum()
+    Ux = np.linalg.qr(rng.standard_normal((dx, dx)))[0]
+    a_eigs = np.linspace(q["a"], q["a"] * q["a_ratio"], dx)
+    A = Ux @ np.diag(a_eigs) @ Ux.T
+    A = 0.5 * (A + A.T)
+    k = min(dx, dy)
+    Ub = np.linalg.qr(rng.standard_normal((dx, dx)))[0][:, :k]
+    Vb = np.linalg.qr(rng.standard_normal((dy, dy)))[0][:, :k]
+    B = q["bxy"] * Ub @ Vb.T
+    nc_c = q["radius"] > 0
+    C = np.zeros((dy, dy)) if nc_c else np.diag(np.linspace(q["mu"], q["mu"] * q["c_ratio"], dy))
+    As = np.repeat(A[None], M, 0)
+    if q["hess_spread"] > 0:
+        S = rng.standard_normal((M, dx, dx))
+        S = 0.5 * (S + S.transpose(0, 2, 1))
+        S -= np.einsum("m,mij->ij", p, S)
+        As = As + q["hess_spread"] * S
+    Bs, Cs = np.repeat(B[None], M, 0), np.repeat(C[None], M, 0)
+    b0 = rng.standard_normal(dx)
+    c0 = rng.standard_normal(dy)
+    b = b0 + q["sigma_G"] * _zero_mean_unit(rng, p, dx)
+    c = c0 + q["sigma_G"] * _zero_mean_unit(rng, p, dy)
+    radius = float(np.sqrt(q["radius"])) if nc_c else None
+    game = MinMaxGame(name=name, A=As, B=Bs, C=Cs, b=b, c=c, p=p, sigma_x=q["sigma_x"],
+                      sigma_y=q["sigma_y"], beta_L=q["beta_L"], lam=q["lam"], radius=radius,
+                      params=dict(q))
+    consts = constants(game)
+    z0 = np.concatenate([np.full(dx, q["x0"]), np.full(dy, q["y0"])])
+    fields = {k: v for k, v in game.__dict__.items() if not k.startswith("_")}
+    return MinMaxGame(**{**fields, "constants": consts, "z0": z0})
+
+
+def constants(g: MinMaxGame) -> dict[str, float]:
+    """Exact L_f, μ, κ, L = L_f + L_f²/μ, noise and heterogeneity constants."""
+    H = g.H
+    if g.lam == 0:
+        Lf = float(max(np.linalg.norm(Hi, 2) for Hi in H))
+    else:  # the cosine adds diag(−λ cos x) ∈ [−λ, λ] per coordinate: maximise at the vertices
+        Lf = 0.0
+        for Hi in H:
+            for s in product((-g.lam, g.lam), repeat=g.dx):
+                D = np.zeros_like(Hi)
+                D[: g.dx, : g.dx] = np.diag(s)
+                Lf = max(Lf, float(np.linalg.norm(Hi + D, 2)))
+    mu = float(min(np.linalg.eigvalsh(Ci)[0] for Ci in g.C))
+    out = {"L_f": Lf, "mu": mu, "M": float(g.M), "dx": float(g.dx), "dy": float(g.dy),
+           "sigma_x": g.sigma_x, "sigma_y": g.sigma_y, "sigma_L": float(np.hypot(g.sigma_x, g.sigma_y)),
+           "sigma": float(np.hypot(g.sigma_x, g.sigma_y)), "beta_L": g.beta_L}
+    if mu > 0:
+        out.update(kappa=Lf / mu, L=Lf + Lf**2 / mu)
+    out.update(g.heterogeneity())
+    out["sigma_G"] = float(np.sqrt(out["sigma_G_sq"])) if np.isfinite(out["sigma_G_sq"]) else float("nan")
+    out["zeta"] = float(np.sqrt(out["zeta_sq"])) if np.isfinite(out["zeta_sq"]) else float("nan")
+    return out
+
+
+PARAMS: dict[str, tuple[float, str]] = {
+    "M": (10, "number of clients (M = n = N in the papers)"),
+    "dx": (2, "dimension of x"),
+    "dy": (2, "dimension of y"),
+    "a": (1.0, "largest eigenvalue of A (x-curvature)"),
+    "a_ratio": (0.5, "smallest/largest eigenvalue of A"),
+    "bxy": (1.0, "singular value of the coupling B"),
+    "mu": (1.0, "strong concavity μ = λ_min(C)"),
+    "c_ratio": (1.0, "λ_max(C)/λ_min(C)"),
+    "sigma_G": (1.0, "heterogeneity of the linear terms (σ_{x,G} = σ_{y,G} = σ_G exactly)"),
+    "hess_spread": (0.0, "spread of client Hessians A_i around A (0: identical Hessians)"),
+    "sigma_x": (0.0, "additive noise, E‖ξ_x‖² = σ_x²"),
+    "sigma_y": (0.0, "additive noise, E‖ξ_y‖² = σ_y²"),
+    "beta_L": (0.0, "multiplicative noise β_L (E‖ξ‖² += β_L²‖∇f_i‖²)"),
+    "lam": (0.0, "λ of the nonconvex term λ Σ cos x_j"),
+    "radius": (0.0, "NC-C variant: R with ‖y‖² ≤ R and C = 0 (0: off)"),
+    "p_skew": (0.0, "client weights p_i ∝ (1 + p_skew)^{-i} (0: uniform)"),
+    "x0": (1.0, "initial x (all coordinates)"),
+    "y0": (0.0, "initial y (all coordinates)"),
+}
+
+
+def _scalar(params: dict[str, float], seed: int) -> MinMaxGame:
+    """SAGDA P8 instance: f_i = ½x² + xy − ½y² + b_i x − c_i y (a = b = μ = 1, L_f = √2)."""
+    q = {"dx": 1, "dy": 1, "a_ratio": 1.0, **params}
+    return make_game(q, seed, "minmax_scalar")
+
+
+def _ncc(params: dict[str, float], seed: int) -> MinMaxGame:
+    q = {"radius": 1.0, "mu": 0.0, **params}
+    return make_game(q, seed, "minmax_ncc")
+
+
+def _cos(params: dict[str, float], seed: int) -> MinMaxGame:
+    q = {"lam": 0.5, **params}
+    return make_game(q, seed, "minmax_cos")
+
+
+PROBLEMS = [
+    ProblemEntry("minmax_quadratic", "sagda",
+                 "min-max quadratic game f_i = ½xᵀAx + xᵀBy − ½yᵀCy + b_iᵀx − c_iᵀy, exact L_f, μ, σ_G",
+                 lambda params, seed: make_game(params, seed), PARAMS),
+    ProblemEntry("minmax_scalar", "sagda", "scalar game ½x² + xy − ½y² + b_i x − c_i y (SAGDA P8)",
+                 _scalar, PARAMS),
+    ProblemEntry("minmax_cos", "fednorm", "nonconvex-in-x game: quadratic + λ Σ cos x_j",
+                 _cos, PARAMS),
+    ProblemEntry("minmax_ncc", "fednorm", "NC-C game: C = 0, y in the ball ‖y‖² ≤ R", _ncc, PARAMS),
+]
