@@ -20,7 +20,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from . import engine, registry
-from .complexity import derive, fmt_order
+from .complexity import accuracy_target, derive, fmt_order, pretty
+from .findings import findings
 from .errors import BadInput
 from .parse import parse_assignments
 
@@ -150,6 +151,7 @@ def show(theorem_id: Annotated[str, typer.Argument(metavar="ID")], json_: JsonOp
                     "corrected": e.corrected, "description": e.description, "digest": e.digest}
                    for e in t.errata],
         "corrected_of": t.corrected_of, "notes": t.notes, "algorithms": t.algorithms,
+        "findings": [f.as_json() for f in findings(t)],
     }
     if json_:
         emit_json(data)
@@ -196,6 +198,9 @@ def show(theorem_id: Annotated[str, typer.Argument(metavar="ID")], json_: JsonOp
         out.print("errata: none documented for this statement")
     for n in t.notes:
         out.print(f"note: {n}", markup=False)
+    for f in data["findings"]:
+        out.print(f"finding (computed from the conditions): {f['text']}", markup=False,
+                  highlight=False)
 
 
 @app.command()
@@ -285,7 +290,9 @@ def complexity(theorem_id: Annotated[str, typer.Argument(metavar="ID")],
         return
     out.print(f"[bold]{escape(t.id)}[/] — {escape(t.title)}")
     if rep.T_eps is not None:
-        out.print(f"T_ε (bound ≤ ε, term by term): {sp.sstr(rep.T_eps)}")
+        target = accuracy_target(t)
+        out.print(f"T_ε (bound ≤ {pretty(target) if target is not None else 'ε'}, term by term): "
+                  f"{pretty(rep.T_eps)}", highlight=False)
     for reg in rep.regimes:
         table = Table(title=escape(f"{reg.name}  [{reg.source}]"))
         table.add_column("cost", no_wrap=True)

@@ -8,6 +8,7 @@ place at the end, so a failed run never leaves a half-written report.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import json
 import math
@@ -15,6 +16,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import sympy as sp
@@ -22,6 +24,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from . import registry
 from .complexity import derive, fmt_order
+from .findings import findings
 
 VERDICT_COLOURS = {"confirmed": "#1a7f37", "refuted": "#cf222e", "inconclusive": "#9a6700",
                    "diverged": "#8250df"}
@@ -54,7 +57,8 @@ def theory(paper: str) -> dict:
     errata: dict[str, dict] = {}
     for t in thms:
         for e in t.errata:
-            row = errata.setdefault(e.id, {"e": e, "theorems": [], "claims": []})
+            row = errata.setdefault(e.id, {"e": dataclasses.asdict(e), "theorems": [],
+                                           "claims": []})
             row["theorems"].append(t.id)
     complexity_rows = []
     for t in thms:
@@ -77,7 +81,9 @@ def theory(paper: str) -> dict:
     statements = [{"id": t.id, "title": t.title, "source": t.source, "statement": t.statement,
                    "conditions": [(c.name, sp.sstr(c.rel), c.source) for c in t.conditions],
                    "bound": [(b.name, sp.sstr(b.expr), b.source) for b in t.bound],
-                   "lhs": t.bound_lhs} for t in thms]
+                   "lhs": t.bound_lhs, "findings": [f.text for f in findings(t)]}
+                  for t in thms]
+    meta = {k: v for k, v in meta.items() if k != "theorems"}  # plain data: picklable
     return {"meta": meta, "statements": statements, "errata": errata,
             "complexity": complexity_rows}
 
@@ -125,7 +131,11 @@ def write_report(out: Path, profile: str = "quick", backend: str = "serial", see
     keys = papers or list(registry.papers())
     all_claims = catalog.claims()
     ids = [c.id for c in all_claims.values() if c.paper in keys]
-    verdicts = {v.id: v for v in run_claims(ids, profile, seed, backend, progress)}
+    # theory pages (symbolic complexity derivations) in worker processes while claims run here
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        pending = {key: pool.submit(theory, key) for key in keys}
+        verdicts = {v.id: v for v in run_claims(ids, profile, seed, backend, progress)}
+        theories = {key: f.result() for key, f in pending.items()}
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".report-", dir=out.parent))
     try:
@@ -133,7 +143,7 @@ def write_report(out: Path, profile: str = "quick", backend: str = "serial", see
         env = _env()
         pages = []
         for key in keys:
-            th = theory(key)
+            th = theories[key]
             claims = [c for c in all_claims.values() if c.paper == key]
             rows = []
             for c in claims:

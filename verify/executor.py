@@ -18,6 +18,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import zlib
+
 import numpy as np
 
 State = tuple[np.ndarray, ...]
@@ -46,10 +48,11 @@ class Trace:
 
 
 def generators(seed: int, names: list[str] | tuple[str, ...]) -> dict[str, np.random.Generator]:
-    """One generator per stream name, spawned from ``SeedSequence(seed)`` in sorted-name order."""
-    names = sorted(set(names))
-    children = np.random.SeedSequence(seed).spawn(len(names))
-    return {n: np.random.default_rng(c) for n, c in zip(names, children, strict=True)}
+    """One generator per stream name, seeded by ``(seed, crc32(name))``: a stream's numbers
+    depend on the seed and its own name only, so two algorithms that share a stream name see
+    the same draws whatever other streams they declare."""
+    return {n: np.random.default_rng(np.random.SeedSequence([seed, zlib.crc32(n.encode())]))
+            for n in sorted(set(names))}
 
 
 def execute(state: State, step: Step, iterations: int, *, replicas: int, seed: int,
