@@ -21,8 +21,8 @@ from rich.table import Table
 
 from . import engine, registry
 from .complexity import accuracy_target, derive, fmt_order, pretty
-from .findings import findings
 from .errors import BadInput
+from .findings import findings
 from .parse import parse_assignments
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,

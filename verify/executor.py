@@ -14,11 +14,10 @@ becomes non-finite or exceeds ``blowup`` — never a crash, never a silent NaN.
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
-
-import zlib
 
 import numpy as np
 
