@@ -116,6 +116,13 @@ E_T_PASSES = Erratum(
     "The algorithm loops T + 1 times while the theorem bounds V_T; the executor runs T "
     "iterations, as the bound needs.", "proxskip_vip.md §9.A item 19")
 
+E_P1_H = Erratum(
+    "p1-any-h", "L119", "p = 1 and h_t ≡ 0 recover Proximal SGDA",
+    "p = 1 recovers Proximal SGDA for any h (with p = 1 the prox argument is x_t − γg_t)",
+    "Setting h ≡ 0 is unnecessary and inconsistent with step 9 of Algorithm 1, which makes h "
+    "nonzero; h has no effect on x when p = 1 [derived]. No change to the bound.",
+    "proxskip_vip.md §9.A item 18")
+
 # -- Theorem 3.1 -----------------------------------------------------------------------------
 _tau31 = sp.Min(gamma * mu, p**2, rho - B / M)
 _thm31_conditions = [
@@ -139,7 +146,7 @@ thm31 = Theorem(
     bound=[Term("contraction", (1 - tau) ** T * V_0, "L142"),
            Term("neighborhood", gamma**2 * (D_1 + M * D_2) / tau, "L142")],
     costs=COSTS, horizon=T, accuracy=epsilon, regime=REGIME, fixed_in_orders=FIXED,
-    algorithms=["ProxSkip-VIP (Alg. 1)"], errata=[E_XT, E_T_PASSES],
+    algorithms=["ProxSkip-VIP (Alg. 1)"], errata=[E_XT, E_T_PASSES, E_P1_H],
     notes=["Star-cocoercivity (ℓ) is never used in the proof; only QSM and Assumption 2.2 "
            "(digest §5.1, [derived])."],
 )

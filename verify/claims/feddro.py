@@ -100,7 +100,12 @@ def _nonconvergence(cid: str, case: str, variants: tuple[str, ...], o: dict[str,
          "lower_bound_grad_sq": A.LOWER_BOUND,
          "min_grad_sq_at_rounds": min(r["min_grad_sq"] for r in runs)},
         Figure(f"Algorithm 1 Case {case} on the Theorem 4.1 instance", "communication round",
-               "x̄ (round start)", series, logy=False, hlines={"0.5 (paper)": 0.5, "x* = 0": 0.0}),
+               "x̄ (round start)", series, logy=False,
+               hlines={"0.5 (paper)": 0.5, "x* = 0": 0.0,
+                       **{f"fixed point, {r['variant']} I={r['I']} η={r['eta']:.4g}":
+                          r["fixed_point"] for r in runs[:1]},
+                       **{f"η → 0 limit, {r['variant']} I={r['I']}": r["fixed_point_eta0"]
+                          for r in runs[:1] if r["fixed_point_eta0"] is not None}}),
         {"algorithm": f"feddro-fedavg-co-case{1 if case == 'I' else 2}",
          "problem": "feddro-counterexample", "etas": o["etas"], "I": o["I_values"]})
 

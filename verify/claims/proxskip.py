@@ -687,7 +687,7 @@ CLAIMS = [
     Claim("proxskip.p1", PAPER, "Deterministic bound E[V_t] ≤ (1 − min{γμ, p²})^t V_0 holds "
           "along the exact curve", "Cor. 3.6 (L182) and, for γ ≤ 1/ℓ, Thm 3.1 with A = ℓ/2 "
           "(digest §9 #4): for all t, γ ∈ {1/(2ℓ), 1/ℓ}, p ∈ {0.3, 1, 3}·√(γμ)", "L182, L142",
-          p1, _T),
+          p1, _T, errata=["cor3.6-step"]),
     Claim("proxskip.p2", PAPER, "Asymptotic rate r ≤ 1 − τ (spectral radius of the "
           "second-moment map), tightness (1 − r)/τ reported", "r(pT₁⊗T₁ + (1−p)T₀⊗T₀) ≤ "
           "1 − min{γμ, p²}", "L142", p2, _T),
@@ -696,9 +696,11 @@ CLAIMS = [
           "L174, L238 (digest §5.3)", p4, ["proxskip.cor3.5", "proxskip.thm4.2"]),
     Claim("proxskip.p6", PAPER, "Communications grow like κ (not √κ) on min-max G-norm",
           "N_comm = p·t_ε ≤ √(2ℓ/μ) ln(1/ε) + p; ℓ/μ = κ² gives slope 1 in κ (L184 erratum)",
-          "L182–L184, L240", p6, ["proxskip.cor3.6", "proxskip.thm4.2"]),
+          "L182–L184, L240", p6, ["proxskip.cor3.6", "proxskip.thm4.2"],
+          errata=["ell-kappa-L"]),
     Claim("proxskip.p8", PAPER, "Minimisation (G-sym, ℓ = L): communications grow like √κ",
-          "p = 1/√(2κ); N_comm slope 0.5 in κ", "L184", p8, ["proxskip.cor3.6"]),
+          "p = 1/√(2κ); N_comm slope 0.5 in κ", "L184", p8, ["proxskip.cor3.6"],
+          errata=["ell-kappa-L"]),
     Claim("proxskip.p9", PAPER, "Heterogeneity changes ProxSkip only through V_0; Local GDA's "
           "plateau grows with ζ²", "same tail rate for every ζ²; t_ε(ζ) − t_ε(0) ≤ "
           "ln(V_0(ζ)/V_0(0))/τ; Local GDA floor increasing in ζ²", "L242 (digest §5.6)", p9,
@@ -709,9 +711,10 @@ CLAIMS = [
           ["proxskip.thm4.2"]),
     Claim("proxskip.p11", PAPER, "p = 1 is proximal (S)GDA for any h_0", "x-trajectories equal "
           "to 1e-12 under shared randomness", "L119 (digest §4, §9 #18)", p11,
-          ["proxskip.thm3.1"]),
+          ["proxskip.thm3.1"], errata=["p1-any-h"]),
     Claim("proxskip.p12", PAPER, "L-SVRGDA-FL: exact linear convergence E[V_t] ≤ (1 − γμ)^t V_0",
           "γ = 1/(6ℓ̂), q = 2γμ, p = √(γμ), V with (2γ/μ)σ_t² at w; error → machine precision",
           "L204, L256 (digest §5.5, §5.7)", p12,
-          ["proxskip.thm4.4", "proxskip.thm4.4.corrected"]),
+          ["proxskip.thm4.4", "proxskip.thm4.4.corrected"],
+          errata=["lemma3.8-sigma", "cor3.9-branch"]),
 ]

@@ -275,8 +275,8 @@ def p5(profile: str = "quick", seed: int = 0, predicted: float = -0.5, **_: Any)
                    rerun("sagda2", "minmax_quadratic", pset, sched(Ts[-1]), Ts[-1], R, seed))
 
 
-def _c(cid, title, prediction, source, run, theorems):
-    return Claim(cid, PAPER, title, prediction, source, run, theorems)
+def _c(cid, title, prediction, source, run, theorems, errata=()):
+    return Claim(cid, PAPER, title, prediction, source, run, theorems, errata=list(errata))
 
 
 CLAIMS = [
@@ -297,7 +297,8 @@ CLAIMS = [
        "sagda.md §8 P7; Table 1 'BGD not needed'", p7, ["sagda.thm1.opt1"]),
     _c("sagda.p8a", "Theorem 1 Option II bound under partial participation (m < M)",
        "with σ = 0, (1/T) Σ E‖∇Φ(x_t)‖² ≤ 2(L_0 − L_*)/(η_xKT) whatever σ_G (printed Thm 1-II)",
-       "sagda.md §8 P8, §9 #1; Thm 1 L168", lambda **k: p8(part="a", **k), ["sagda.thm1.opt2"]),
+       "sagda.md §8 P8, §9 #1; Thm 1 L168", lambda **k: p8(part="a", **k), ["sagda.thm1.opt2"],
+       errata=["thm1-opt2-sampling"]),
     _c("sagda.p8b", "Theorem 1 Option II bound under full participation (m = M)",
        "the same bound with m = M", "sagda.md §8 P8 (control)", lambda **k: p8(part="b", **k),
        ["sagda.thm1.opt2"]),
@@ -306,11 +307,13 @@ CLAIMS = [
        "sagda.md §8 P9(a); Thm 2 ψ_3 L221", lambda **k: p9(part="a", **k), ["sagda.thm2"]),
     _c("sagda.p9b", "FSGDA sampling floor linear in σ_G² (m < M)",
        "the extra floor ∝ γ_x(1 − m/M)σ_{x,G}²/m: slope 1 in σ_G²",
-       "sagda.md §8 P9(b); Thm 2 ψ_4 L226", lambda **k: p9(part="b", **k), ["sagda.thm2"]),
+       "sagda.md §8 P9(b); Thm 2 ψ_4 L226", lambda **k: p9(part="b", **k), ["sagda.thm2"],
+       errata=["thm2-psi4-factor2"]),
     _c("sagda.p9c", "FSGDA sampling floor independent of K at fixed γ (m < M)",
        "no speedup in K under partial participation (Cor 3)", "sagda.md §8 P9(b); Cor 3 L242",
        lambda **k: p9(part="c", **k), ["sagda.thm2", "sagda.cor3"]),
     _c("sagda.p10", "SAGDA Option I floor ∝ 1/K under partial participation",
        "Thm 1-I statistical term ∝ γ_x/(mK): slope −1 in K at fixed γ, m = 2 < M = 10",
-       "sagda.md §8 P10, §9 #3; Thm 1 L154", p10, ["sagda.thm1.opt1"]),
+       "sagda.md §8 P10, §9 #3; Thm 1 L154", p10, ["sagda.thm1.opt1"],
+       errata=["thm1-opt1-a2-replaced", "lemma7-noise"]),
 ]
