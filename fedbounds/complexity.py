@@ -410,7 +410,7 @@ def derive(thm: Theorem) -> ComplexityReport:
 def accuracy_target(thm: Theorem) -> sp.Expr:
     """What the bound must reach: ``thm.accuracy`` (ε), or a theorem's ``accuracy_target``
     attribute when its bound is on a square (E‖∇Φ‖² ≤ ε² for E‖∇Φ‖ ≤ ε)."""
-    return getattr(thm, "accuracy_target", None) or thm.accuracy
+    return thm.accuracy_target if thm.accuracy_target is not None else thm.accuracy
 
 
 def _monomials(e: sp.Expr, T: sp.Symbol) -> list[sp.Expr] | None:

@@ -25,8 +25,6 @@ The factors (n−P)/(n−1) and (P−1)/(n−1) are kept as printed: they are 0/
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import sympy as sp
 
 from ..model import (
@@ -52,15 +50,6 @@ PAPER = {
 }
 
 AT_LEAST_ONE = Domain("at least 1", 1.0, lo_open=False)
-
-
-@dataclass
-class FedTheorem(Theorem):
-    """A :class:`Theorem` whose bound must reach ``accuracy_target`` (ε² here) rather than ε.
-
-    model.Theorem has no such field; :func:`fedbounds.complexity.accuracy_target` reads it."""
-
-    accuracy_target: sp.Expr | None = None
 
 
 N = Notation("fednorm")
@@ -260,9 +249,9 @@ _NC_SC_ASSUMPTIONS = [
     "step sizes: Lemma B.5 (stated, L654) and Lemmas B.3, B.4 (used in the proof, L674)"]
 
 
-def _thm1(corrected: bool, pl: bool = False) -> FedTheorem:
+def _thm1(corrected: bool, pl: bool = False) -> Theorem:
     base = "fednorm.rem3" if pl else "fednorm.thm1"
-    return FedTheorem(
+    return Theorem(
         id=base + (_SUFFIX if corrected else ""), paper="fednorm",
         title=("NC-PL extension of Theorem 1 (Remark 3, App. B.5)" if pl else
                "Fed-Norm-SGDA, NC-SC: convergence to a stationary point of F̃ (Theorem 1)")
@@ -298,9 +287,9 @@ def _thm1(corrected: bool, pl: bool = False) -> FedTheorem:
 
 
 # -- Corollary 1.1 (mismatched objective) -------------------------------------------------------
-def _cor11(corrected: bool) -> FedTheorem:
+def _cor11(corrected: bool) -> Theorem:
     c = 2 * (2 * chi2_pw * beta_G**2 + 1)
-    return FedTheorem(
+    return Theorem(
         id="fednorm.cor1.1" + (_SUFFIX if corrected else ""), paper="fednorm",
         title="Convergence in terms of F (Corollary 1.1)"
         + (" (corrected: L_Φ = (1+κ)L_f)" if corrected else ""),
@@ -343,8 +332,8 @@ _COR12_SPECS = [
 ]
 
 
-def _cor12(corrected: bool) -> FedTheorem:
-    return FedTheorem(
+def _cor12(corrected: bool) -> Theorem:
+    return Theorem(
         id="fednorm.cor1.2" + (_SUFFIX if corrected else ""), paper="fednorm",
         title="Improved communication cost, NC-SC (Corollary 1.2)"
         + (" (corrected: L_Φ = (1+κ)L_f)" if corrected else ""),
@@ -436,8 +425,8 @@ _FIXED_NCC = {L_f: sp.Integer(1), Delta_bar_Phi: sp.Integer(1), R: sp.Integer(1)
               beta_L: sp.Integer(1), beta_G: sp.Integer(1)}
 
 
-def _thm2(corrected: bool) -> FedTheorem:
-    return FedTheorem(
+def _thm2(corrected: bool) -> Theorem:
+    return Theorem(
         id="fednorm.thm2" + (_SUFFIX if corrected else ""), paper="fednorm",
         title="Fed-Norm-SGDA+, NC-C: stationarity of the Moreau envelope of Φ̃ (Theorem 2)"
         + (" (corrected: server condition with max{β_G², 1})" if corrected else ""),
@@ -463,9 +452,9 @@ def _thm2(corrected: bool) -> FedTheorem:
                "(6) and (49) disagree on the power of Δ̄ in the last term (digest §9 item 9)."])
 
 
-def _cor21(corrected: bool) -> FedTheorem:
+def _cor21(corrected: bool) -> Theorem:
     c = sp.Integer(2 if corrected else 1)
-    return FedTheorem(
+    return Theorem(
         id="fednorm.cor2.1" + (_SUFFIX if corrected else ""), paper="fednorm",
         title="Convergence in terms of F, NC-C (Corollary 2.1)"
         + (" (corrected: 2ε'_opt, proof (51))" if corrected else ""),
@@ -500,8 +489,8 @@ _COR22_SPECS = [
 ]
 
 
-def _cor22() -> FedTheorem:
-    return FedTheorem(
+def _cor22() -> Theorem:
+    return Theorem(
         id="fednorm.cor2.2", paper="fednorm", title="Improved communication cost, NC-C (Corollary 2.2)",
         source="L255–L265; proof L1253–L1265",
         statement="With p_i = 1/n and τ local SGDA+ steps on every client, E‖∇Φ_{1/2L_f}(x)‖ ≤ ε "

@@ -8,7 +8,7 @@ statement and both list the erratum.
 
 Both criteria are averages of squared norms, ``(1/T)Σ E‖∇Φ_{1/2L_f}(x̄_t)‖² ≤ ε²`` (Remark 3.8,
 L183) and ``(1/T)Σ E‖∇Φ(x̄_t)‖² ≤ ε²`` (Remark 3.14, L255): every theorem here sets
-``accuracy_target = ε²`` for :func:`fedbounds.complexity.derive` (model.py has no field for it yet).
+``accuracy_target = ε²`` for :func:`fedbounds.complexity.derive` (the ``Theorem.accuracy_target`` field).
 
 NC-SC (Section 3.3, L257–L263) has no numbered result: it inherits Theorem 3.12 / Corollary 3.13
 (L263), so its claim is a :class:`Specialization` of ``fedsgda.cor3.13``, not a separate id.
@@ -529,4 +529,4 @@ cor313c = _cor313(True)
 
 THEOREMS = [thm36, thm36c, cor37, cor37c, thm312, thm312c, cor313, cor313c]
 for _t in THEOREMS:
-    _t.accuracy_target = ACC  # criterion ε² (module docstring); read by fedbounds.complexity
+    _t.accuracy_target = ACC  # criterion ε² (module docstring)

@@ -553,7 +553,6 @@ cor3c = _cor3(True)
 for _thm in (thm1_opt1, thm1_opt1c, thm1_opt2, thm1_opt2c, cor1, cor1c, thm2, thm2c, cor2, cor2c,
              cor3, cor3c):
     # the bound is on E‖∇Φ‖² and ε-stationarity is ‖∇Φ‖ ≤ ε (Definition 1, L90): target ε²
-    # (read by fedbounds.complexity.accuracy_target; Theorem has no field for it)
     _thm.accuracy_target = ACC
 
 THEOREMS = [thm1_opt1, thm1_opt1c, thm1_opt2, thm1_opt2c, cor1, cor1c, thm2, thm2c, cor2, cor2c,
