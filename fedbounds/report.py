@@ -13,6 +13,7 @@ import datetime as _dt
 import json
 import math
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -144,7 +145,8 @@ def write_report(out: Path, profile: str = "quick", backend: str = "serial", see
         pages = []
         for key in keys:
             th = theories[key]
-            claims = [c for c in all_claims.values() if c.paper == key]
+            claims = sorted((c for c in all_claims.values() if c.paper == key),
+                            key=lambda c: _natural(c.id))
             rows = []
             for c in claims:
                 v = verdicts[c.id]
@@ -173,6 +175,12 @@ def write_report(out: Path, profile: str = "quick", backend: str = "serial", see
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return summary
+
+
+def _natural(claim_id: str) -> tuple:
+    """p2 < p5 < p10 < p10a: numbers compared as numbers."""
+    return tuple(int(part) if part.isdigit() else part
+                 for part in re.split(r"(\d+)", claim_id))
 
 
 def _rerun(v) -> str | None:
