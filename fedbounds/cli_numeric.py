@@ -69,7 +69,10 @@ def run(algorithm: Annotated[str, typer.Argument(metavar="ALGORITHM")],
     try:
         instance = prob.make(pparams, seed)
         result = alg.run(instance, aparams, rounds, seeds, seed)
-    except ValueError as e:  # parameter validation inside problems/algorithms
+    except BadInput as e:  # parameter validation inside problems/algorithms
+        name = e.argument.removeprefix("--set ").strip()
+        raise BadInput(f"--set {name}", e.message) from None
+    except ValueError as e:
         raise BadInput("--set", str(e)) from None
     doc = {"algorithm": alg.name, "problem": prob.name, **result}
     if json_:
@@ -81,6 +84,10 @@ def run(algorithm: Annotated[str, typer.Argument(metavar="ALGORITHM")],
     for k, v in result.get("summary", {}).items():
         t.add_row(k, g(v) if isinstance(v, float) else str(v))
     out.print(t)
+    summ = result.get("summary", {})
+    if summ.get("diverged"):
+        err.print(f"[magenta]diverged[/] at round {summ.get('diverged_at')}: "
+                  f"{summ.get('reason', 'blow-up')}", highlight=False)
     c = Table(title="constants (exact)")
     c.add_column("name")
     c.add_column("value")
