@@ -194,11 +194,15 @@ def test_svrg_reaches_machine_precision_without_floor():
 
 @pytest.fixture(scope="module")
 def quick_verdicts():
-    return {c.id: c.run("quick", seed=0) for c in CLAIMS}
+    # the claims of this file; tests/test_verify_proxskip_more.py covers p3, p5, p7, p13–p19
+    return {c.id: c.run("quick", seed=0) for c in CLAIMS if c.id in FIRST}
+
+
+FIRST = {f"proxskip.p{k}" for k in (1, 2, 4, 6, 8, 9, 10, 11, 12)}
 
 
 def test_claim_ids_and_verdict_fields(quick_verdicts):
-    assert set(BY_ID) == {f"proxskip.p{k}" for k in (1, 2, 4, 6, 8, 9, 10, 11, 12)}
+    assert set(BY_ID) >= FIRST
     for cid, v in quick_verdicts.items():
         assert v.id == cid
         assert v.verdict in ("confirmed", "refuted", "inconclusive", "diverged")
