@@ -111,6 +111,7 @@ class ScalarFamily(CompositionalProblem):
     x0_value: float = 0.5
     params: dict[str, float] = field(default_factory=dict)
     box: float = 3.0  # |x| ≤ box for the value-variance constant σ_g (it grows like s²(1 + x²))
+    het: float = 1.0  # h_k → h + het·(h_k − h): scales Δ_h by het, leaves h (and Φ) unchanged
 
     def __post_init__(self) -> None:
         self.K = int(self.a.size)
@@ -153,6 +154,9 @@ class ScalarFamily(CompositionalProblem):
     def grad_h(self, x: np.ndarray, xi: Draw | None) -> np.ndarray:
         u = x[..., 0] - self.m
         gr = self.w * u / np.sqrt(u**2 + 1)
+        if self.het != 1.0:  # ∇h(x_k) + het·(∇h_k(x_k) − ∇h(x_k)), ∇h = (1/K)Σ_j ∇h_j
+            mean = self._dh(x[..., 0])
+            gr = mean + self.het * (gr - mean)
         if xi is not None:
             gr = gr + self.s_h * xi.data["xi"]
         return gr[..., None]
@@ -188,14 +192,16 @@ class ScalarFamily(CompositionalProblem):
         abar = float(self.a.mean())
         grid = np.linspace(-60, 60, 240001)
         dhk = self.w * (grid[:, None] - self.m) / np.sqrt((grid[:, None] - self.m) ** 2 + 1)
-        delta_h = float(np.max(np.abs(dhk - dhk.mean(axis=1, keepdims=True)))) if np.any(self.w) \
-            else 0.0
+        delta_h = abs(self.het) * float(np.max(np.abs(dhk - dhk.mean(axis=1, keepdims=True)))) \
+            if np.any(self.w) else 0.0
         phi_star = float(self.Phi(self.x_star))
         return {
             "B_f": 1.0, "L_f": 0.5,  # f' = y/√(y²+4) ∈ (−1, 1), f'' = 4/(y²+4)^{3/2} ≤ 1/2
             "B_g": math.sqrt(float(np.max(self.a**2)) + self.s**2),  # E(a_k + sζ_1)² (mean-sq.)
             "L_g": 0.0,
-            "L_h": float(np.max(self.w)) if np.any(self.w) else 0.0,
+            # h_k'' = (1 − het) h'' + het h_k'' with |h_j''| ≤ w_j (het = 1: max_k w_k)
+            "L_h": (abs(1 - self.het) * float(np.mean(self.w)) + abs(self.het) * float(np.max(self.w)))
+            if np.any(self.w) else 0.0,
             "sigma_h": float(self.s_h),
             "sigma_g_grad": float(self.s),  # Var ∇g_k(x; ζ) = s²
             "sigma_g": float(self.s * math.sqrt(1 + self.box**2)),  # value Var s²(1+x²), |x| ≤ box
@@ -222,8 +228,9 @@ def make_p1(params: dict[str, float], seed: int = 0) -> ScalarFamily:
     sk = _alternating(int(vals["K"]))
     if vals["s"] < 0:
         raise ValueError("s must be >= 0")
-    return ScalarFamily("feddro-p1", a=1 + vals["A"] * sk, c=-vals["C"] * sk, s=vals["s"],
-                        x0_value=vals["x0"], params=vals)
+    gs = vals["gscale"]  # g_k → gscale·g_k: B_g scales, Φ(x) = √(gscale² x² + 4)
+    return ScalarFamily("feddro-p1", a=gs * (1 + vals["A"] * sk), c=-gs * vals["C"] * sk,
+                        s=vals["s"], x0_value=vals["x0"], params=vals)
 
 
 def make_counterexample(params: dict[str, float], seed: int = 0) -> ScalarFamily:
@@ -235,22 +242,26 @@ def make_counterexample(params: dict[str, float], seed: int = 0) -> ScalarFamily
 
 def make_p2(params: dict[str, float], seed: int = 0) -> ScalarFamily:
     """Family P2 (digest §8): P1 plus h_k = w_k √((x − m_k)² + 1); A = C = 0.5 gives
-    x* = −0.4766932835517673."""
+    x* = −0.4766932835517673. ``het`` scales every client deviation (g_k − g and h_k − h, so
+    Δ_g and Δ_h) by het and leaves g, h and Φ unchanged."""
     vals = {k: float(params.get(k, v[0])) for k, v in _P2_PARAMS.items()}
     sk = _alternating(int(vals["K"]))
     w = np.where(sk > 0, 1.0, 3.0)
     m = np.where(sk > 0, 2.0, -1.0)
-    return ScalarFamily("feddro-p2", a=1 + vals["A"] * sk, c=-vals["C"] * sk, s=vals["s"],
-                        w=w * vals["alpha_h"], m=m, s_h=vals["s_h"], x0_value=vals["x0"],
-                        params=vals)
+    gs, het = vals["gscale"], vals["het"]
+    return ScalarFamily("feddro-p2", a=gs * (1 + het * vals["A"] * sk), c=-gs * het * vals["C"] * sk,
+                        s=vals["s"], w=w * vals["alpha_h"], m=m, s_h=vals["s_h"],
+                        x0_value=vals["x0"], params=vals, het=het)
 
 
 _P1_PARAMS: dict[str, tuple[float, str]] = {
     "K": (2.0, "number of clients (even)"), "A": (0.5, "slope heterogeneity A (Δ_g = A)"),
     "C": (0.5, "offset heterogeneity C"), "s": (1.0, "oracle noise size s"),
-    "x0": (0.5, "initial point x̄⁰")}
+    "x0": (0.5, "initial point x̄⁰"),
+    "gscale": (1.0, "scale of every g_k (B_g ∝ gscale; 1 = the digest's P1)")}
 _P2_PARAMS: dict[str, tuple[float, str]] = {
-    **_P1_PARAMS, "s_h": (1.0, "noise on ∇h_k"), "alpha_h": (1.0, "scale of the h_k weights w_k")}
+    **_P1_PARAMS, "s_h": (1.0, "noise on ∇h_k"), "alpha_h": (1.0, "scale of the h_k weights w_k"),
+    "het": (1.0, "heterogeneity scale: g_k − g and h_k − h times het (Φ unchanged)")}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -204,13 +204,18 @@ def simulate(problem: CompositionalProblem, algorithm: str, T: int, replicas: in
              seed: int = 0, *, eta: float | None = None, beta: float | None = None, I: int = 1,
              b: int = 1, batch_independent: bool = False, ybar0_offset: float = 0.0,
              decay: str | None = None, case: str = "II", variant: str = "proof",
-             record_every: int = 1) -> SimResult:
+             record_every: int = 1, record_potential: bool = False) -> SimResult:
     """Run ``algorithm`` ∈ {feddro, modified-fedavg, fedavg-co} for T iterations.
 
     * feddro: Algorithm 2 (L202–L226) with estimator (8);
     * modified-fedavg: Theorem 4.2 (L192–L194), ȳ^t = (1/K)Σ ĝ_k(x_k^t) every iteration —
       FedDRO with β = 1;
-    * fedavg-co: Algorithm 1 (L166–L176), ``case`` I or II, ``variant`` proof or literal."""
+    * fedavg-co: Algorithm 1 (L166–L176), ``case`` I or II, ``variant`` proof or literal.
+
+    ``record_potential`` (FedDRO only) stores per-replica arrays of shape (T+1, R) in
+    ``extra``: ``Phi`` = Φ(x̄^t), ``track`` = ‖ȳ^t − (1/K)Σg_k(x_k^t)‖², ``grad_sq`` =
+    ‖∇Φ(x̄^t)‖² and ``drift`` = (1/K)Σ_k‖x_k^t − x̄^t‖² — the quantities of the potential
+    V^t (21), L884, and of Lemma F.5."""
     if algorithm not in ("feddro", "modified-fedavg", "fedavg-co"):
         raise ValueError(f"unknown algorithm {algorithm!r}")
     if T < 1 or replicas < 1 or I < 1 or b < 1:
@@ -233,6 +238,8 @@ def simulate(problem: CompositionalProblem, algorithm: str, T: int, replicas: in
     xbar_curve = np.full((T + 1, d), np.nan)
     dro = algorithm != "fedavg-co"
     tail: list[Any] = [np.zeros(R), 0]
+    pot = {k: np.full((T + 1, R), np.nan) for k in ("Phi", "track", "grad_sq", "drift")} \
+        if record_potential and algorithm != "fedavg-co" else None
     diverged_at = None
     x_star = problem.x_star
 
@@ -240,6 +247,11 @@ def simulate(problem: CompositionalProblem, algorithm: str, T: int, replicas: in
         xb = x.mean(axis=1)
         gs = np.sum(problem.grad_Phi(xb) ** 2, axis=-1)
         grad_curve[t] = gs.mean()
+        if pot is not None:
+            pot["Phi"][t] = problem.Phi(xb)
+            pot["track"][t] = np.sum((ybar - problem.local_g(x)) ** 2, axis=-1)
+            pot["grad_sq"][t] = gs
+            pot["drift"][t] = np.sum((x - xb[:, None, :]) ** 2, axis=(1, 2)) / K
         if t % record_every == 0 or t == T:
             dist_curve[t] = np.sum((xb - x_star) ** 2, axis=-1).mean()
             xbar_curve[t] = xb.mean(axis=0)
@@ -304,7 +316,8 @@ def simulate(problem: CompositionalProblem, algorithm: str, T: int, replicas: in
         np.sum(problem.grad_Phi(xb) ** 2, axis=-1), np.sum((xb - x_star) ** 2, axis=-1),
         float(np.nanmax(track_curve)) if dro else math.nan, comm, T if dro else comm,
         (4 if dro else 3) * b * T, diverged_at,
-        track_tail=tail[0] / tail[1] if dro and tail[1] else None)
+        track_tail=tail[0] / tail[1] if dro and tail[1] else None,
+        extra={"potential": pot} if pot is not None else {})
 
 
 def runs_json(problem: CompositionalProblem, res: SimResult, max_points: int = 2001) -> dict:
