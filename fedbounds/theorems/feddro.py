@@ -121,6 +121,13 @@ E_COMM = Erratum(
     "rounds) T = O(K^{-1}ε^{-2}) rounds",
     "FedDRO exchanges ȳ every iteration (Algorithm 2 step 3); ε^{-3/2} counts only the "
     "d-dimensional model rounds.", "feddro.md §9 item 20")
+E_BATCH = Erratum(
+    "batch-correlation", "L220, L224 vs L674–L675",
+    "E[∇g_k(x; ζ^t) ∇f(ȳ^t) | F^t] = ∇g_k(x) ∇f(ȳ^t) with ȳ^t built from the same batch",
+    "independent batches for ȳ^t and for ∇g_k (or a bias term in the analysis)",
+    "Algorithm 2 samples one batch per step and uses it both in the tracking update (8) and in "
+    "the gradient; the conditional expectation in (16) needs them independent. No change to "
+    "the printed bound; feddro.p14 measures the bias (O(η)).", "feddro.md §9 item 27")
 E_I_CONDITION = Erratum(
     "I-condition", "L194, L245", "I ≤ O(T^{1/4}) (Thm 4.2), I ≤ O(T^{1/4}/(|b|K)^{3/4}) (Cor. 1)",
     "I ≤ 1 + T^{1/4}/(|b|K)^{3/4} (exact form: |b|K(I−1)²/T ≤ 1/√(|b|KT))",
@@ -314,7 +321,7 @@ def _thm51(corrected: bool) -> Theorem:
         notation=N, assumptions=ASSUMPTIONS, derived=_derived(corrected),
         conditions=conds, bound_lhs="E‖∇Φ(x̄^{a(T)})‖² = (1/T)Σ_t E‖∇Φ(x̄^t)‖² (L982, L990)",
         bound=_thm51_terms(Lbar, c_beta),
-        errata=[E_LBAR, E_BETA, E_CBETA], corrected_of="feddro.thm5.1" if corrected else None,
+        errata=[E_LBAR, E_BETA, E_CBETA, E_BATCH], corrected_of="feddro.thm5.1" if corrected else None,
         horizon=T, accuracy=epsilon, algorithms=["feddro"],
         notes=["The exact Theorem F.1 bound (L634–L636) is ≤ this main-text form; "
                "fedbounds.theorems.feddro.bound_F1_terms gives it.",

@@ -990,6 +990,6 @@ CLAIMS = [
           "FedDRO with the literal shared batch b_{g_k}^t (L220, L224) vs independent batches "
           "(the proof's premise, L674): G_T differs by little at small η (bias O(η)), a gap grows "
           "with η (digest §8.14, A3, §9.27)", "L220–L226, L674–L675", _p14,
-          ["feddro.thm5.1"]),
+          ["feddro.thm5.1"], errata=["batch-correlation"]),
 ]
 
