@@ -203,7 +203,7 @@ def _zero_mean_unit(rng: np.random.Generator, p: np.ndarray, d: int) -> np.ndarr
     return e / np.sqrt(s) if s > 0 else e
 
 
-def make_game(params: dict[str, float] | None = None, seed: int = 0, name: str = "minmax_quadratic",
+def make_game(params: dict[str, float] | None = None, seed: int = 0, name: str = "minmax-quadratic",
               ) -> MinMaxGame:
     """Build a game from ``params`` (see :data:`PARAMS`; missing keys take defaults)."""
     q = {k: v[0] for k, v in PARAMS.items()}
@@ -297,26 +297,26 @@ PARAMS: dict[str, tuple[float, str]] = {
 def _scalar(params: dict[str, float], seed: int) -> MinMaxGame:
     """SAGDA P8 instance: f_i = ½x² + xy − ½y² + b_i x − c_i y (a = b = μ = 1, L_f = √2)."""
     q = {"dx": 1, "dy": 1, "a_ratio": 1.0, **params}
-    return make_game(q, seed, "minmax_scalar")
+    return make_game(q, seed, "minmax-scalar")
 
 
 def _ncc(params: dict[str, float], seed: int) -> MinMaxGame:
     q = {"radius": 1.0, "mu": 0.0, **params}
-    return make_game(q, seed, "minmax_ncc")
+    return make_game(q, seed, "minmax-ncc")
 
 
 def _cos(params: dict[str, float], seed: int) -> MinMaxGame:
     q = {"lam": 0.5, **params}
-    return make_game(q, seed, "minmax_cos")
+    return make_game(q, seed, "minmax-cos")
 
 
 PROBLEMS = [
-    ProblemEntry("minmax_quadratic", "sagda",
+    ProblemEntry("minmax-quadratic", "sagda",
                  "min-max quadratic game f_i = ½xᵀAx + xᵀBy − ½yᵀCy + b_iᵀx − c_iᵀy, exact L_f, μ, σ_G",
                  lambda params, seed: make_game(params, seed), PARAMS),
-    ProblemEntry("minmax_scalar", "sagda", "scalar game ½x² + xy − ½y² + b_i x − c_i y (SAGDA P8)",
+    ProblemEntry("minmax-scalar", "sagda", "scalar game ½x² + xy − ½y² + b_i x − c_i y (SAGDA P8)",
                  _scalar, PARAMS),
-    ProblemEntry("minmax_cos", "fednorm", "nonconvex-in-x game: quadratic + λ Σ cos x_j",
+    ProblemEntry("minmax-cos", "fednorm", "nonconvex-in-x game: quadratic + λ Σ cos x_j",
                  _cos, PARAMS),
-    ProblemEntry("minmax_ncc", "fednorm", "NC-C game: C = 0, y in the ball ‖y‖² ≤ R", _ncc, PARAMS),
+    ProblemEntry("minmax-ncc", "fednorm", "NC-C game: C = 0, y in the ball ‖y‖² ≤ R", _ncc, PARAMS),
 ]

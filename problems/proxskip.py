@@ -141,7 +141,7 @@ def g_norm(n: int = 5, d: int = 4, mu: float = 1.0, s: float | np.ndarray = 3.0,
     params = {"n": n, "d": d, "mu": mu, "zeta_sq": zeta_sq, "seed": seed}
     if np.ndim(s) == 0:
         params["s"] = float(s)
-    return build("proxskip.g_norm", J, b, params=params, data={"s": s_arr})
+    return build("proxskip-g-norm", J, b, params=params, data={"s": s_arr})
 
 
 def g_sym(n: int = 5, d: int = 4, mu: float = 1.0, L: float = 10.0, zeta_sq: float = 1.0,
@@ -171,7 +171,7 @@ def g_sym(n: int = 5, d: int = 4, mu: float = 1.0, L: float = 10.0, zeta_sq: flo
     J = 0.5 * (J + np.swapaxes(J, 1, 2))
     z0 = rng.standard_normal(d)
     b = -np.einsum("nij,j->ni", J, z0) + _offsets(rng, n, d, zeta_sq)
-    return build("proxskip.g_sym", J, b,
+    return build("proxskip-g-sym", J, b,
                  params={"n": n, "d": d, "mu": mu, "L": L, "zeta_sq": zeta_sq, "seed": seed})
 
 
@@ -209,7 +209,7 @@ def quadratic_game(n: int = 20, m: int = 100, d: int = 20, seed: int = 0) -> Aff
     Jij[..., k:, :k] = -np.swapaxes(B, -1, -2)
     Jij[..., k:, k:] = C
     bij = rng.standard_normal((n, m, d))
-    return build("proxskip.quadratic_game", Jij.mean(axis=1), bij.mean(axis=1), Jij=Jij, bij=bij,
+    return build("proxskip-quadratic-game", Jij.mean(axis=1), bij.mean(axis=1), Jij=Jij, bij=bij,
                  params={"n": n, "m": m, "d": d, "seed": seed})
 
 
@@ -256,7 +256,7 @@ def rls(r: int = 200, s: int = 8, n: int = 20, lam: float = 50.0, seed: int = 0,
     bk[rows, s + rows] = -2 * lam * y0
     Jij = Jk.reshape(n, m, d, d)
     bij = bk.reshape(n, m, d)
-    return build("proxskip.rls", Jij.mean(axis=1), bij.mean(axis=1), Jij=Jij, bij=bij,
+    return build("proxskip-rls", Jij.mean(axis=1), bij.mean(axis=1), Jij=Jij, bij=bij,
                  params={"r": r, "s": s, "n": n, "m": m, "lam": lam, "seed": seed,
                          "beta_std": beta_std, "y_std": y_std},
                  data={"A": A, "y0": y0, "beta0": beta0})
@@ -365,20 +365,20 @@ def _entry(name: str, description: str, family: Callable[..., AffineVIP],
 
 
 PROBLEMS: list[ProblemEntry] = [
-    _entry("proxskip.g_norm", "G-norm: J_i = μI + s K_i normal, ℓ = (μ²+s²)/μ, ℓ/μ = κ² "
+    _entry("proxskip-g-norm", "G-norm: J_i = μI + s K_i normal, ℓ = (μ²+s²)/μ, ℓ/μ = κ² "
            "(digest §8)", g_norm,
            {"n": (5, "clients"), "d": (4, "dimension (even)"), "mu": (1.0, "μ"),
             "s": (3.0, "skew strength s (κ² = 1 + s²/μ²)"),
             "zeta_sq": (1.0, "heterogeneity ζ² = Σ‖f_i(z*)‖²")}, False),
-    _entry("proxskip.g_sym", "G-sym: symmetric J_i with spectrum in [μ, L], ℓ = L (digest §8)",
+    _entry("proxskip-g-sym", "G-sym: symmetric J_i with spectrum in [μ, L], ℓ = L (digest §8)",
            g_sym,
            {"n": (5, "clients"), "d": (4, "dimension"), "mu": (1.0, "μ"), "L": (10.0, "L"),
             "zeta_sq": (1.0, "heterogeneity ζ² = Σ‖f_i(z*)‖²")}, False),
-    _entry("proxskip.quadratic_game", "quadratic game (5), L282, finite sum of m samples "
+    _entry("proxskip-quadratic-game", "quadratic game (5), L282, finite sum of m samples "
            "per client", quadratic_game,
            {"n": (20, "clients"), "m": (100, "samples per client"),
             "d": (20, "total dimension (two players of d/2)")}, True),
-    _entry("proxskip.rls", "robust least squares (6), Appendix G.1, contiguous row split "
+    _entry("proxskip-rls", "robust least squares (6), Appendix G.1, contiguous row split "
            "(per-client μ_i = 0)", rls,
            {"r": (200, "rows"), "s": (8, "features"), "n": (20, "clients (divides r)"),
             "lam": (50.0, "penalty λ > 1"), "beta_std": (1.0, "β₀ std"),

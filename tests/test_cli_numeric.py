@@ -13,13 +13,13 @@ runner = CliRunner()
 
 
 def test_run_json_shape_and_reproducible() -> None:
-    args = ["run", "proxskip-gda-fl", "--problem", "proxskip.g_norm", "--set", "n=3", "s=2",
+    args = ["run", "proxskip-gda-fl", "--problem", "proxskip-g-norm", "--set", "n=3", "s=2",
             "--rounds", "40", "--seeds", "2", "--seed", "7", "--json"]
     a, b = runner.invoke(app, args), runner.invoke(app, args)
     assert a.exit_code == 0, a.output
     doc = json.loads(a.stdout)
     assert set(doc) >= {"algorithm", "problem", "constants", "config", "metrics", "summary"}
-    assert doc["algorithm"] == "proxskip-gda-fl" and doc["problem"] == "proxskip.g_norm"
+    assert doc["algorithm"] == "proxskip-gda-fl" and doc["problem"] == "proxskip-g-norm"
     assert len(doc["metrics"]["dist_sq"]) >= 2
     strip = lambda d: {k: v for k, v in d["summary"].items() if k != "seconds"}  # noqa: E731
     assert strip(doc) == strip(json.loads(b.stdout))  # same seed, same numbers
@@ -27,7 +27,7 @@ def test_run_json_shape_and_reproducible() -> None:
 
 
 def test_run_blow_up_is_diverged_with_round_not_a_crash() -> None:
-    r = runner.invoke(app, ["run", "proxskip-gda-fl", "--problem", "proxskip.g_norm", "--set",
+    r = runner.invoke(app, ["run", "proxskip-gda-fl", "--problem", "proxskip-g-norm", "--set",
                             "gamma=100", "--rounds", "60", "--json"])
     assert r.exit_code == 0, r.output
     s = json.loads(r.stdout)["summary"]
@@ -36,11 +36,11 @@ def test_run_blow_up_is_diverged_with_round_not_a_crash() -> None:
 
 
 @pytest.mark.parametrize("args, argument", [
-    (["run", "nope", "--problem", "proxskip.g_norm"], "ALGORITHM"),
+    (["run", "nope", "--problem", "proxskip-g-norm"], "ALGORITHM"),
     (["run", "proxskip-gda-fl", "--problem", "nope"], "--problem"),
-    (["run", "proxskip-gda-fl", "--problem", "proxskip.g_norm", "--set", "foo=1"], "--set foo"),
-    (["run", "proxskip-gda-fl", "--problem", "proxskip.g_norm", "--set", "n=-3"], "--set n"),
-    (["run", "proxskip-gda-fl", "--problem", "proxskip.g_norm", "--rounds", "0"], "--rounds"),
+    (["run", "proxskip-gda-fl", "--problem", "proxskip-g-norm", "--set", "foo=1"], "--set foo"),
+    (["run", "proxskip-gda-fl", "--problem", "proxskip-g-norm", "--set", "n=-3"], "--set n"),
+    (["run", "proxskip-gda-fl", "--problem", "proxskip-g-norm", "--rounds", "0"], "--rounds"),
     (["counterexample", "feddro.thm4.1", "--case", "III", "--set", "I=2", "eta=0.01"], "--case"),
     (["counterexample", "feddro.thm4.1", "--case", "II", "--set", "I=5/2", "eta=0.01"],
      "--set I"),

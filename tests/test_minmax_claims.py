@@ -19,7 +19,7 @@ def test_mismatch_local_sgda_and_fednorm_fixed_points():
     v2 = fednorm.p2a()
     assert v2.verdict == "confirmed"
     assert v2.evidence["dist_to_z_p"][-1] < 0.05 * v2.evidence["dist_to_z_w"][-1]
-    assert v.figure is not None and v.config["algorithm"] == "local_sgda"
+    assert v.figure is not None and v.config["algorithm"] == "local-sgda"
 
 
 @pytest.mark.parametrize("run, bad", [(fednorm.p1, 2.0), (fednorm.p2a, 0.5), (fednorm.p4, 2.0),
@@ -52,9 +52,9 @@ def test_catalog_lists_minmax_claims_algorithms_problems():
                 "fednorm.p11", "fedsgda.p1", "fedsgda.p6", "fedsgda.p7"):
         assert cid in ids
     algs = catalog.algorithms()
-    for a in ("fsgda", "sagda1", "sagda2", "local_sgda", "fednorm_sgda", "fedsgda_plus", "fedsgda_m"):
+    for a in ("fsgda", "sagda1", "sagda2", "local-sgda", "fednorm-sgda", "fedsgda-plus", "fedsgda-m"):
         assert a in algs
-    prob = catalog.problems()["minmax_quadratic"]
+    prob = catalog.problems()["minmax-quadratic"]
     g = prob.make({"M": 4.0}, 0)
     doc = algs["fsgda"].run(g, {"K": 2.0, "m": 2.0}, 20, 2, 0)
     assert set(doc) >= {"constants", "config", "metrics", "summary"}

@@ -55,12 +55,12 @@ def _gda(g, ex, ey, rounds, R=5):
     return z
 
 
-@pytest.mark.parametrize("name", ["fsgda", "sagda1", "sagda2", "local_sgda", "fednorm_sgda",
-                                  "local_sgda_plus", "fednorm_sgda_plus", "fedsgda_plus",
-                                  "fedsgda_m"])
+@pytest.mark.parametrize("name", ["fsgda", "sagda1", "sagda2", "local-sgda", "fednorm-sgda",
+                                  "local-sgda-plus", "fednorm-sgda-plus", "fedsgda-plus",
+                                  "fedsgda-m"])
 def test_k1_full_participation_noiseless_is_gda(name):
     g = make_game({"M": 5, "sigma_G": 2.0, "p_skew": 0.0 if name in ("fsgda", "sagda1", "sagda2",
-                                                                      "fedsgda_plus", "fedsgda_m")
+                                                                      "fedsgda-plus", "fedsgda-m")
                    else 0.7})
     ex, ey = 0.06, 0.3
     if name in ("fsgda", "sagda1", "sagda2"):
@@ -72,7 +72,7 @@ def test_k1_full_participation_noiseless_is_gda(name):
             cfg = {"eta_cx": 0.5, "eta_cy": 0.01, "gamma_sx": ex, "gamma_sy": ey, "tau": 1, "S": 1}
         c = compile_fednorm(g, cfg, 5, 0, normalized=name.startswith("fednorm"),
                             plus=name.endswith("plus"))
-    elif name == "fedsgda_plus":
+    elif name == "fedsgda-plus":
         c = compile_plus(g, {"c_hat": 0.03, "c": 0.1, "eta_x": 2.0, "eta_y": 3.0, "Q": 1, "S": 1}, 5)
     else:
         c = compile_m(g, {"c_hat": 0.6, "c": 3.0, "eta": 0.1, "alpha": 1.0, "beta": 1.0, "Q": 1}, 5)

@@ -410,15 +410,15 @@ def test_problem_registry() -> None:
     table = catalog.problems()
     names = {e.name for e in P.PROBLEMS}
     assert names <= set(table)
-    assert {"proxskip.g_norm", "proxskip.g_sym", "proxskip.quadratic_game", "proxskip.rls"} == names
-    entry = table["proxskip.g_norm"]
+    assert {"proxskip-g-norm", "proxskip-g-sym", "proxskip-quadratic-game", "proxskip-rls"} == names
+    entry = table["proxskip-g-norm"]
     p = entry.make({"n": 3.0, "s": 2.0, "noise_std": 0.1, "m": 4.0, "spread": 0.5}, 0)
     assert p.n == 3 and p.Jij is not None and p.noise is not None
     assert p.constants["ell"] == pytest.approx(5.0, rel=1e-10)
     assert p.constants["sigma_star_sq"] == pytest.approx(3 * 0.25 + 3 * 0.01, rel=1e-10)
-    q = table["proxskip.quadratic_game"].make({"n": 2.0, "m": 5.0, "d": 4.0, "zeta_sq": 2.0}, 1)
+    q = table["proxskip-quadratic-game"].make({"n": 2.0, "m": 5.0, "d": 4.0, "zeta_sq": 2.0}, 1)
     assert q.constants["zeta_sq"] == pytest.approx(2.0, rel=1e-10)
-    r = table["proxskip.rls"].make({"r": 20.0, "s": 3.0, "n": 4.0}, 0)
+    r = table["proxskip-rls"].make({"r": 20.0, "s": 3.0, "n": 4.0}, 0)
     assert r.constants["mu"] == 0.0
     with pytest.raises(ValueError, match="^n:"):
         entry.make({"n": 2.5}, 0)

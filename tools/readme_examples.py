@@ -22,7 +22,7 @@ EXAMPLES = [
     "fedbounds max-step sagda.thm2 --vary eta_xl --set L_f=1 mu=1/2 K=5 m=4 M=10 eta_xg=1 "
     "eta_yl=1/100 eta_yg=1",
     "fedbounds counterexample feddro.thm4.1 --case II --set I=2 eta=0.01 --rounds 200",
-    "fedbounds run proxskip-gda-fl --problem proxskip.g_norm --set n=5 s=3 --rounds 300",
+    "fedbounds run proxskip-gda-fl --problem proxskip-g-norm --set n=5 s=3 --rounds 300",
     "fedbounds verify proxskip",
     "fedbounds check proxskip.thm3.1 --set gamma=1/10 mu=-1 A=1 B=1 C=1 M=4 rho=1/2 p=1/2",
 ]

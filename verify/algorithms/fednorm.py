@@ -101,7 +101,7 @@ def compile_fednorm(g: MinMaxGame, config: dict[str, Any], replicas: int, seed: 
         z_new = project_y(g, z_new)
         return ((z_new, x_hat) if plus else (z_new,)), np.ones(R)
 
-    name = ("fednorm_sgda" if normalized else "local_sgda") + ("_plus" if plus else "")
+    name = ("fednorm-sgda" if normalized else "local-sgda") + ("-plus" if plus else "")
     cfg = {"algorithm": name, **{k: (v.tolist() if isinstance(v, np.ndarray) else v)
                                  for k, v in c.items()}, "tau_eff": tau_eff}
     return Compiled(state, step, streams, lambda st: st[0], float(tau.mean()), cfg)
@@ -131,13 +131,13 @@ PARAMS: dict[str, tuple[float | None, str]] = {
     "S": (1, "snapshot period of the + variants")}
 
 ALGORITHMS = [
-    AlgorithmEntry("local_sgda", "fednorm", "Local SGDA: iterate averaging with weights p (§4.1)",
+    AlgorithmEntry("local-sgda", "fednorm", "Local SGDA: iterate averaging with weights p (§4.1)",
                    _entry(False, False), PARAMS),
-    AlgorithmEntry("local_sgda_plus", "fednorm", "Local SGDA+: y-gradients at a snapshot x̂ (§4.1)",
+    AlgorithmEntry("local-sgda-plus", "fednorm", "Local SGDA+: y-gradients at a snapshot x̂ (§4.1)",
                    _entry(False, True), PARAMS),
-    AlgorithmEntry("fednorm_sgda", "fednorm", "Fed-Norm-SGDA: normalized client updates (Alg. 1)",
+    AlgorithmEntry("fednorm-sgda", "fednorm", "Fed-Norm-SGDA: normalized client updates (Alg. 1)",
                    _entry(True, False), PARAMS),
-    AlgorithmEntry("fednorm_sgda_plus", "fednorm", "Fed-Norm-SGDA+: normalized, snapshot x̂ (Alg. 1)",
+    AlgorithmEntry("fednorm-sgda-plus", "fednorm", "Fed-Norm-SGDA+: normalized, snapshot x̂ (Alg. 1)",
                    _entry(True, True), PARAMS),
 ]
 

@@ -61,7 +61,7 @@ def compile_plus(g: MinMaxGame, config: dict[str, Any], replicas: int, seed: int
         return (z_new, x_til), np.ones(R)
 
     return Compiled((z0, z0[:, :dx].copy()), step, streams, lambda st: st[0], 2 * b * Q,
-                    {"algorithm": "fedsgda_plus", **c})
+                    {"algorithm": "fedsgda-plus", **c})
 
 
 def compile_m(g: MinMaxGame, config: dict[str, Any], replicas: int, seed: int = 0) -> Compiled:
@@ -100,7 +100,7 @@ def compile_m(g: MinMaxGame, config: dict[str, Any], replicas: int, seed: int = 
         return (z_new, u), np.full(R, float(sync))
 
     return Compiled((z0, u0), step, streams, lambda st: st[0].mean(1), 2 * b,
-                    {"algorithm": "fedsgda_m", **c})
+                    {"algorithm": "fedsgda-m", **c})
 
 
 def _entry(builder):
@@ -110,13 +110,13 @@ def _entry(builder):
 
 
 ALGORITHMS = [
-    AlgorithmEntry("fedsgda_plus", "fedsgda", "FedSGDA+: local SGDA+ with server steps (Alg. 1); "
+    AlgorithmEntry("fedsgda-plus", "fedsgda", "FedSGDA+: local SGDA+ with server steps (Alg. 1); "
                    "--rounds = communication rounds", _entry(compile_plus),
                    {"c_hat": (0.01, "local x step ĉ"), "c": (0.01, "local y step c"),
                     "eta_x": (1.0, "server step η_x"), "eta_y": (1.0, "server step η_y"),
                     "Q": (1, "local steps per round"), "S": (1, "snapshot period (rounds)"),
                     "b": (1, "minibatch size")}),
-    AlgorithmEntry("fedsgda_m", "fedsgda", "FedSGDA-M: local STORM momentum (Alg. 2); "
+    AlgorithmEntry("fedsgda-m", "fedsgda", "FedSGDA-M: local STORM momentum (Alg. 2); "
                    "--rounds = local iterations T", _entry(compile_m),
                    {"c_hat": (0.1, "x scale ĉ"), "c": (0.1, "y scale c"), "eta": (0.1, "step η"),
                     "alpha": (1.0, "momentum α (1: none)"), "beta": (1.0, "momentum β (1: none)"),

@@ -68,7 +68,7 @@ def p1(profile: str = "quick", seed: int = 0, predicted: float = 1.0, **_: Any) 
                  hlines={"‖z*(w) − z*(p)‖": gap})
     ev = {"w": w.tolist(), "p": g.p.tolist(), "tau": P1_TAU.tolist(), "dist_to_z_w": dw.tolist(),
           "dist_to_z_p": dp.tolist(), "gap_z_w_z_p": gap}
-    cfg = rerun("local_sgda", "minmax_quadratic", P1_SET, {"eta_cx": 0.0025, "eta_cy": 0.0025,
+    cfg = rerun("local-sgda", "minmax-quadratic", P1_SET, {"eta_cx": 0.0025, "eta_cy": 0.0025,
                                                            "tau": 1, "tau_max": 20}, 4000, 1, seed)
     return _slope_verdict("fednorm.p1", etas, dw, predicted, 0.1, fig, ev, cfg)
 
@@ -84,7 +84,7 @@ def p2a(profile: str = "quick", seed: int = 0, predicted: float = 1.0, **_: Any)
                  {"‖z_FN − z*(p)‖": (etas.tolist(), dp.tolist()),
                   "‖z_FN − z*(w)‖": (etas.tolist(), dw.tolist())}, logx=True)
     ev = {"dist_to_z_p": dp.tolist(), "dist_to_z_w": dw.tolist()}
-    cfg = rerun("fednorm_sgda", "minmax_quadratic", P1_SET, {"eta_cx": 0.0025, "eta_cy": 0.0025,
+    cfg = rerun("fednorm-sgda", "minmax-quadratic", P1_SET, {"eta_cx": 0.0025, "eta_cy": 0.0025,
                                                              "tau": 1, "tau_max": 20}, 4000, 1, seed)
     return _slope_verdict("fednorm.p2a", etas, dp, predicted, 0.1, fig, ev, cfg)
 
@@ -102,7 +102,7 @@ def p2b(profile: str = "quick", seed: int = 0, predicted: float = 0.0, **_: Any)
                  {"η^c = 0.01": (gammas, d.tolist())}, logx=True, kind="scatter")
     ev = {"gammas": gammas, "fixed_points": Z.tolist(), "relative_spread": spread}
     v = decide_interval(spread, spread, predicted, tol)
-    cfg = rerun("fednorm_sgda", "minmax_quadratic", P1_SET, {"eta_cx": eta, "eta_cy": eta,
+    cfg = rerun("fednorm-sgda", "minmax-quadratic", P1_SET, {"eta_cx": eta, "eta_cy": eta,
                                                              "gamma_sx": 0.05, "gamma_sy": 0.05,
                                                              "tau": 1, "tau_max": 20}, 2000, 1, seed)
     return Verdict("fednorm.p2b", v, spread, predicted, tol, ev, fig, cfg)
@@ -124,7 +124,7 @@ def p3(profile: str = "quick", seed: int = 0, predicted: float = 0.0, **_: Any) 
                  {"max over replicas": (a.iterations.tolist(), np.maximum(traj, 1e-18).tolist())})
     ev = {"max_abs_final_iterate_diff": stat, "rounds": T, "replicas": R}
     return Verdict("fednorm.p3", decide_interval(stat, stat, predicted, tol), stat, predicted, tol, ev,
-                   fig, rerun("fednorm_sgda", "minmax_quadratic", pset, cfg, T, R, seed))
+                   fig, rerun("fednorm-sgda", "minmax-quadratic", pset, cfg, T, R, seed))
 
 
 def p4(profile: str = "quick", seed: int = 0, predicted: float = 1.0, **_: Any) -> Verdict:
@@ -147,7 +147,7 @@ def p4(profile: str = "quick", seed: int = 0, predicted: float = 1.0, **_: Any) 
             worst = fit
     tol = 0.1
     fig = Figure("Local SGDA with momentum: fixed point vs η", "η^c", "distance", series, logx=True)
-    cfg = rerun("local_sgda", "minmax_quadratic", P1_SET, {"eta_cx": 0.00125, "eta_cy": 0.00125,
+    cfg = rerun("local-sgda", "minmax-quadratic", P1_SET, {"eta_cx": 0.00125, "eta_cy": 0.00125,
                                                            "tau": 1, "tau_max": 20, "rho": 0.9},
                 4000, 1, seed)
     return Verdict("fednorm.p4", decide_interval(worst.lo, worst.hi, predicted, tol), worst.slope,
@@ -189,7 +189,7 @@ def p9(profile: str = "quick", seed: int = 0, part: str = "a", predicted: float 
     fig = Figure("Fed-Norm PP floor (exact, τ = 1, σ_L = 0)", "P", "stationary E‖z − z*‖²", series)
     ev = {"gammas": gammas.tolist(), "P": Ps, "floors": F.tolist(), "theory_profile": theory.tolist(),
           "floor_at_P_eq_n": F[:, -1].tolist()}
-    cfg = rerun("fednorm_sgda", "minmax_quadratic", P9_SET, {"eta_cx": g0, "eta_cy": g0, "P": 2},
+    cfg = rerun("fednorm-sgda", "minmax-quadratic", P9_SET, {"eta_cx": g0, "eta_cy": g0, "P": 2},
                 5000, 64, seed)
     if part == "a":
         pred = 1.0 if predicted is None else predicted
@@ -244,7 +244,7 @@ def p10(profile: str = "quick", seed: int = 0, part: str = "a", predicted: float
                  "τ", "stationary E‖∇Φ‖²", {"measured": (taus, vals.tolist())}, logx=True)
     ev = {"taus": taus, "floors": [e.as_dict() for e in ests], "slope": fit.slope, "ci": [lo, hi],
           "rounds": T, "replicas": R}
-    cfg = rerun("fednorm_sgda", "minmax_quadratic", pset,
+    cfg = rerun("fednorm-sgda", "minmax-quadratic", pset,
                 {"eta_cx": 0.002 / 16, "eta_cy": 0.002 / 16, "gamma_sx": 0.02 / 16,
                  "gamma_sy": 0.1 / 16, "tau": 16, "P": P}, T, R, seed)
     return Verdict(f"fednorm.p10{part}", decide_interval(lo, hi, pred, tol), fit.slope, pred, tol,
@@ -285,7 +285,7 @@ def p11(profile: str = "quick", seed: int = 0, predicted: float = -0.5, **_: Any
           "rule": "upper bound: refuted if the slope CI lies above −1/2 + tol"}
     T = Ts[-1]
     gy = 8.0 * math.sqrt(P / (tau * T))
-    cfg = rerun("fednorm_sgda", "minmax_quadratic", pset,
+    cfg = rerun("fednorm-sgda", "minmax-quadratic", pset,
                 {"eta_cx": 1 / (Lf * tau * math.sqrt(T)), "eta_cy": 1 / (Lf * tau * math.sqrt(T)),
                  "gamma_sx": gy / (81 * k**2), "gamma_sy": gy, "tau": tau}, T, R, seed)
     return Verdict("fednorm.p11", v, fit.slope, predicted, tol, ev, fig, cfg)
@@ -381,7 +381,7 @@ def p20(profile: str = "quick", seed: int = 0, bound_scale: float = 1.0, **_: An
     else:
         v = decide_upper(lo, bound_scale)
     return Verdict("fednorm.p20", v, ratio, f"observed/bound ≤ {bound_scale:g}", "mean − 3 SE", ev,
-                   fig, rerun("fednorm_sgda", "minmax_quadratic", P20_SET, cfg, T, R, seed))
+                   fig, rerun("fednorm-sgda", "minmax-quadratic", P20_SET, cfg, T, R, seed))
 
 
 def _c(cid, title, prediction, source, run, theorems):

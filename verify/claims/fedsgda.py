@@ -42,7 +42,7 @@ def p1(profile: str = "quick", seed: int = 0, predicted: float = 0.0, **_: Any) 
     fig = Figure("FedSGDA-M: ‖∇Φ(x̄_t)‖² for every Q and ζ", "iteration t", "‖∇Φ(x̄_t)‖²", curves)
     return Verdict("fedsgda.p1", decide_interval(stat, stat, predicted, tol), stat, predicted, tol,
                    {"max_relative_diff": stat, "iterations": T, "replicas": R}, fig,
-                   rerun("fedsgda_m", "minmax_quadratic", {"M": 4, "sigma_x": 1.0, "sigma_y": 1.0,
+                   rerun("fedsgda-m", "minmax-quadratic", {"M": 4, "sigma_x": 1.0, "sigma_y": 1.0,
                                                            "sigma_G": 3.0}, {**cfg, "Q": 20}, T, R,
                          seed))
 
@@ -84,7 +84,7 @@ def p6(profile: str = "quick", seed: int = 0, predicted: float = 0.0, **_: Any) 
           "schedules": [{"T": T, **c} for c, T in cfgs], "reading": "R1 (L = L_f)", "nu": 1}
     cfg, T = cfgs[-1]
     return Verdict("fedsgda.p6", decide_interval(spread, spread, predicted, tol), spread, predicted, tol,
-                   ev, fig, rerun("fedsgda_m", "minmax_quadratic", {**P6_SET, "M": Ns[-1]}, cfg, T,
+                   ev, fig, rerun("fedsgda-m", "minmax-quadratic", {**P6_SET, "M": Ns[-1]}, cfg, T,
                                   R, seed))
 
 
@@ -113,7 +113,7 @@ def p7(profile: str = "quick", seed: int = 0, predicted: float = 0.0, **_: Any) 
     ev = {"N": Ns, "estimates": [e.as_dict() for e in ests], "relative_spread": spread,
           "per_client_gradients": [2 * c["Q"] * T for c in cfgs]}
     return Verdict("fedsgda.p7", decide_interval(spread, spread, predicted, tol), spread, predicted, tol,
-                   ev, fig, rerun("fedsgda_plus", "minmax_quadratic", {**P6_SET, "M": Ns[-1]},
+                   ev, fig, rerun("fedsgda-plus", "minmax-quadratic", {**P6_SET, "M": Ns[-1]},
                                   cfgs[-1], T, R, seed))
 
 # ---- P5: slopes vs T (transient-dominated regime) -----------------------------------------------
@@ -160,7 +160,7 @@ def p5(profile: str = "quick", seed: int = 0, part: str = "a", predicted_slope: 
             clocks.append(cfg["c_hat"] * cfg["eta"] * T)
         Y = np.array(per_rep).T
         pred = -2 / 3 if predicted_slope is None else predicted_slope
-        xlabel, algo, pset = "N·T_0", "fedsgda_m", P5A_SET
+        xlabel, algo, pset = "N·T_0", "fedsgda-m", P5A_SET
         title = "FedSGDA-M, Cor 3.13 (ν = 1, b = κ): averaged ‖∇Φ‖² vs N·T_0"
     else:
         Ts = [1000, 8000, 27000] if profile == "quick" else [1000, 8000, 64000]
@@ -180,7 +180,7 @@ def p5(profile: str = "quick", seed: int = 0, part: str = "a", predicted_slope: 
             clocks.append(cfg["c_hat"] * cfg["eta_x"] * cfg["Q"] * T)
         Y = np.array(per_rep).T
         pred = -1 / 3 if predicted_slope is None else predicted_slope
-        xlabel, algo, pset = "T (rounds)", "fedsgda_plus", P5B_SET
+        xlabel, algo, pset = "T (rounds)", "fedsgda-plus", P5B_SET
         title = "FedSGDA+, Cor 3.7: averaged ‖∇Φ‖² vs T"
     means = Y.mean(axis=0)
     ref = [float(means[0] * (x / xs[0]) ** pred) for x in xs]
@@ -193,7 +193,7 @@ def p5(profile: str = "quick", seed: int = 0, part: str = "a", predicted_slope: 
           "regime": "transient-dominated: x-clock·λ_Φ ≥ 2 at the smallest point, σ² = 0.02"}
     cfg, T, N = cfgs[-1]
     return _slope_claim(f"fedsgda.p5{part}", xs, Y, pred, 0.1, fig, ev,
-                        rerun(algo, "minmax_quadratic", {**pset, "M": N}, cfg, T, R, seed))
+                        rerun(algo, "minmax-quadratic", {**pset, "M": N}, cfg, T, R, seed))
 
 
 # ---- P3: Theorem 3.12 bound holds (step sizes and bound from the theorem objects) ---------------
@@ -305,7 +305,7 @@ def p3(profile: str = "quick", seed: int = 0, bound_scale: float = 1.0, **_: Any
         ev["reason"] = "the theorem's conditions fail at the realized parameters"
     else:
         v = decide_upper(worst_lo, bound_scale)
-    cfg = rerun("fedsgda_m", "minmax_quadratic", P3_SET, last["cfg"], last["T"], R, seed)
+    cfg = rerun("fedsgda-m", "minmax-quadratic", P3_SET, last["cfg"], last["T"], R, seed)
     return Verdict("fedsgda.p3", v, worst, f"observed/bound ≤ {bound_scale:g}", "mean − 3 SE", ev,
                    fig, cfg)
 
@@ -522,7 +522,7 @@ def p8(profile: str = "quick", seed: int = 0, predicted: float = 0.0, **_: Any) 
                   "predicted ± tol (exact value, no interval)"}
     cfg, T = _cor313_reading(g0, N, NT0s[0], "R1", nu)
     return Verdict("fedsgda.p8", decide_interval(stat, stat, predicted, tol), stat, predicted, tol,
-                   ev, fig, rerun("fedsgda_m", "minmax_quadratic", P8_SET, cfg, T, 8, seed))
+                   ev, fig, rerun("fedsgda-m", "minmax-quadratic", P8_SET, cfg, T, 8, seed))
 
 
 # ---- P10: momentum benefit α/(α + hλ) -------------------------------------------------------------
@@ -580,7 +580,7 @@ def p10(profile: str = "quick", seed: int = 0, predicted: float = 0.0, **_: Any)
                   "points is within predicted ± tol (exact values)"}
     cfg, T = cor313(g, N, NT0s[-1], 0)
     return Verdict("fedsgda.p10", decide_interval(stat, stat, predicted, tol), stat, predicted, tol,
-                   ev, fig, rerun("fedsgda_m", "minmax_quadratic", P10_SET, cfg, T, 8, seed))
+                   ev, fig, rerun("fedsgda-m", "minmax-quadratic", P10_SET, cfg, T, 8, seed))
 
 
 # ---- P11: heterogeneity suppression (SC-HH) -------------------------------------------------------
@@ -662,7 +662,7 @@ def p11(profile: str = "quick", seed: int = 0, predicted_slope: float = -2 / 3, 
     cfg, T = cor313(g, g.M, NT0s[-1], 0)
     return Verdict("fedsgda.p11", "confirmed" if ok else "refuted", stat,
                    f"slope ≤ {predicted_slope:.3g}", f"{tol:g} (and Local SGDA slope ≥ −{tol:g})",
-                   ev, fig, rerun("fedsgda_m", "minmax_quadratic", P11_SET, cfg, T, 8, seed))
+                   ev, fig, rerun("fedsgda-m", "minmax-quadratic", P11_SET, cfg, T, 8, seed))
 
 
 # ---- P14: snapshot period S of FedSGDA+ (smooth instance) ---------------------------------------
@@ -706,7 +706,7 @@ def p14(profile: str = "quick", seed: int = 0, predicted: float = 0.0, **_: Any)
                   "increase (metric(S_small) − metric(S_large))/metric(S_large) lies above "
                   "predicted + tol; confirmed otherwise"}
     return Verdict("fedsgda.p14", verdict, stat, f"increase ≤ {predicted:g}", tol, ev, fig,
-                   rerun("fedsgda_plus", "minmax_quadratic", {**P5B_SET, "M": N}, cfgs[-1], T, R,
+                   rerun("fedsgda-plus", "minmax-quadratic", {**P5B_SET, "M": N}, cfgs[-1], T, R,
                          seed))
 
 
@@ -748,7 +748,7 @@ def p9(profile: str = "quick", seed: int = 0, predicted: float = 0.0, **_: Any) 
           "rule": "confirmed if max |metric(ν = 1)/metric(ν = 0) − 1| is within predicted ± tol"}
     cfg, T = cor313(g0, N, NT0s[0], 1)
     return Verdict("fedsgda.p9", decide_interval(stat, stat, predicted, tol), stat, predicted, tol,
-                   ev, fig, rerun("fedsgda_m", "minmax_quadratic", P8_SET, cfg, T, 8, seed))
+                   ev, fig, rerun("fedsgda-m", "minmax-quadratic", P8_SET, cfg, T, 8, seed))
 
 
 CLAIMS.extend([

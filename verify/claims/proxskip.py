@@ -172,7 +172,7 @@ def p1(profile: str = "quick", seed: int = 0, **overrides: Any) -> Verdict:
                    "1e-9 (relative)",
                    {"configs": rows, "tau_scale": o["tau_scale"],
                     "method": "exact second-moment recursion (digest §4)"}, fig,
-                   {"algorithm": "proxskip-gda-fl", "problem": "proxskip.g_norm",
+                   {"algorithm": "proxskip-gda-fl", "problem": "proxskip-g-norm",
                     "set": {"n": 3, "d": 4, "s": 3.0}, "seed": seed})
 
 
@@ -210,7 +210,7 @@ def p2(profile: str = "quick", seed: int = 0, **overrides: Any) -> Verdict:
                    "1e-9 (relative, on r)",
                    {"configs": rows, "tightness_min": stat, "tightness_max": float(max(ratios)),
                     "tau_scale": o["tau_scale"]}, fig,
-                   {"algorithm": "proxskip-gda-fl", "problem": "proxskip.g_norm", "seed": seed})
+                   {"algorithm": "proxskip-gda-fl", "problem": "proxskip-g-norm", "seed": seed})
 
 
 # ---- P4 ----------------------------------------------------------------------------------------
@@ -286,7 +286,7 @@ def p4(profile: str = "quick", seed: int = 0, **overrides: Any) -> Verdict:
         "max_floor_over_bound": max(f / b for f, b in zip(floors, bounds, strict=True)),
         "mc_over_exact": mc_ratio, "replicas": R, "sigma_star_sq": c["sigma_star_sq"],
         "reason": reason, "gammas": rows, "trajectories": series}, fig,
-        {"algorithm": "proxskip-sgda-fl", "problem": "proxskip.g_norm",
+        {"algorithm": "proxskip-sgda-fl", "problem": "proxskip-g-norm",
          "set": {"n": 3, "d": 4, "s": 3.0, "noise_std": 1.0}, "seeds": R, "seed": seed})
 
 
@@ -370,7 +370,7 @@ def p6(profile: str = "quick", seed: int = 0, **overrides: Any) -> Verdict:
                  "proxskip.p6")
     kappas = [2.0, 4.0, 8.0, 16.0, 32.0] + ([64.0, 128.0] if profile == "full" else [])
     v = _comm_claim("proxskip.p6", "P6: communications vs κ on G-norm (ℓ/μ = κ²)", _gnorm_kappa,
-                    profile, seed, o, "proxskip.g_norm", kappas)
+                    profile, seed, o, "proxskip-g-norm", kappas)
     if v.statistic is not None:
         v.evidence["slope_in_ell_over_mu"] = v.statistic / 2
     return v
@@ -386,7 +386,7 @@ def p8(profile: str = "quick", seed: int = 0, **overrides: Any) -> Verdict:
                                                 else [])
     v = _comm_claim("proxskip.p8", "P8: communications vs κ on G-sym with a shared Jacobian "
                     "(ℓ = L, μ_mean = μ)", _gsym_shared_kappa, profile, seed, o,
-                    "proxskip.g_sym", kappas)
+                    "proxskip-g-sym", kappas)
     if v.statistic is not None:
         v.evidence["slope_in_ell_over_mu"] = v.statistic
         _, x, y = _comm_sweep(_gsym_kappa, kappas, [seed], o["eps"])
@@ -487,7 +487,7 @@ def p9(profile: str = "quick", seed: int = 0, **overrides: Any) -> Verdict:
         "note": "with ζ² = 0 (and h_0 = h*) the slowest mode is not excited, so that curve "
                 "decays faster than r; every ζ² > 0 decays at exactly r",
         "gamma": gamma, "p": p, "H": H, "tau": tau, "rows": rows}, fig,
-        {"algorithm": "proxskip-gda-fl", "problem": "proxskip.g_norm",
+        {"algorithm": "proxskip-gda-fl", "problem": "proxskip-g-norm",
          "set": {"n": 3, "d": 4, "s": 3.0}, "seed": seed})
 
 
@@ -547,7 +547,7 @@ def p10(profile: str = "quick", seed: int = 0, **overrides: Any) -> Verdict:
         "max_sum_h_over_norm_hstar": sum_viol, "max_spread_after_communication": spread_viol,
         "h_error_log_rate_ci": [fit.slope, fit.lo, fit.hi], "h_error_final_over_initial":
         final_rel, "replicas": R, "iterations": T, "gamma": gamma, "p": p}, fig,
-        {"algorithm": "proxskip-gda-fl", "problem": "proxskip.g_norm",
+        {"algorithm": "proxskip-gda-fl", "problem": "proxskip-g-norm",
          "set": {"n": 5, "d": 4, "s": 3.0, "zeta_sq": 10.0}, "seeds": R, "seed": seed})
 
 
@@ -594,7 +594,7 @@ def p11(profile: str = "quick", seed: int = 0, **overrides: Any) -> Verdict:
     return Verdict("proxskip.p11", verdict, worst, 0.0, o["tolerance"],
                    {"rows": rows, "replicas": R, "iterations": T, "p": o["p"],
                     "h0": "standard normal (any h_0 allowed)"}, fig,
-                   {"algorithm": "proxskip-sgda-fl", "problem": "proxskip.g_norm",
+                   {"algorithm": "proxskip-sgda-fl", "problem": "proxskip-g-norm",
                     "set": {"n": 5, "d": 4, "s": 3.0, "noise_std": 0.5}, "config": {"p": 1},
                     "seeds": R, "seed": seed})
 
@@ -677,7 +677,7 @@ def p12(profile: str = "quick", seed: int = 0, **overrides: Any) -> Verdict:
                        "gamma": gamma, "p": p, "q": q, "ell_hat": c["ell_hat"], "mu": c["mu"],
                        "replicas": R, "iterations": T, "conditions_hold": ok,
                        "violated": viol, "tau_scale": o["tau_scale"]}, fig,
-                   {"algorithm": "proxskip-l-svrgda-fl", "problem": "proxskip.g_norm",
+                   {"algorithm": "proxskip-l-svrgda-fl", "problem": "proxskip-g-norm",
                     "set": {"n": 3, "d": 4, "s": 2.0, "m": 10, "spread": 1.0,
                             "jac_spread": 1.0}, "seeds": R, "seed": seed})
 
@@ -811,7 +811,7 @@ def p3(profile: str = "quick", seed: int = 0, **overrides: Any) -> Verdict:
                        "predicted_scale": o["predicted_scale"],
                        "method": "executor (Alg. 2, shared coin per replica) vs exact "
                                  "second-moment recursion (digest §4)"}, fig,
-                   {"algorithm": "proxskip-gda-fl", "problem": "proxskip.g_norm",
+                   {"algorithm": "proxskip-gda-fl", "problem": "proxskip-g-norm",
                     "set": {"n": 3, "d": 4, "s": 3.0}, "seeds": R, "seed": seed})
 
 
@@ -876,7 +876,7 @@ def p5(profile: str = "quick", seed: int = 0, **overrides: Any) -> Verdict:
         "monte_carlo": {"p": p_mc, "plateau": est.as_dict(), "exact": fl_mc,
                         "replicas": tr.communications.shape[1]},
         "bound_scale": o["bound_scale"], "reason": reason}, fig,
-        {"algorithm": "proxskip-sgda-fl", "problem": "proxskip.g_norm",
+        {"algorithm": "proxskip-sgda-fl", "problem": "proxskip-g-norm",
          "set": {"n": 3, "d": 4, "s": 3.0, "noise_std": 1.0}, "seed": seed})
 
 
@@ -954,7 +954,7 @@ def p7(profile: str = "quick", seed: int = 0, **overrides: Any) -> Verdict:
         "slope_ci": [fit.lo, fit.hi], "max_factor_deviation": factor_dev,
         "factor_coef": o["factor_coef"], "eps": o["eps"], "rows": rows,
         "method": "exact second-moment recursion for both p; N_comm = p·t_ε"}, fig,
-        {"algorithm": "proxskip-gda-fl", "problem": "proxskip.g_norm", "seed": seed})
+        {"algorithm": "proxskip-gda-fl", "problem": "proxskip-g-norm", "seed": seed})
 
 
 # ---- P13 ---------------------------------------------------------------------------------------
@@ -1049,7 +1049,7 @@ def p13(profile: str = "quick", seed: int = 0, **overrides: Any) -> Verdict:
                        "note": "σ_t² at x_t (L198 as printed) cannot bound the variance term "
                                "Σ_i (1/m)Σ_j‖(J_ij − J_i)(x_i − w_i)‖², which grows with "
                                "‖x − w‖; the reference-point version (proof L533) holds."}, fig,
-                   {"algorithm": "proxskip-l-svrgda-fl", "problem": "proxskip.quadratic_game",
+                   {"algorithm": "proxskip-l-svrgda-fl", "problem": "proxskip-quadratic-game",
                     "set": {"n": 3, "m": 10, "d": 4}, "seed": seed})
 
 
@@ -1168,7 +1168,7 @@ def p14(profile: str = "quick", seed: int = 0, **overrides: Any) -> Verdict:
                                           "J (block-diagonal with a normal block attaining "
                                           "both maxima), so 'only if' holds for generic "
                                           "non-normal J, not for all"}, fig,
-                   {"problem": "proxskip.quadratic_game", "seed": seed})
+                   {"problem": "proxskip-quadratic-game", "seed": seed})
 
 
 # ---- P15 ---------------------------------------------------------------------------------------
@@ -1281,7 +1281,7 @@ def p15(profile: str = "quick", seed: int = 0, **overrides: Any) -> Verdict:
         "cor3.6_max_ratio_E[V_t]_over_bound": p1_ratio,
         "cor3.6_bound_fails": {k: v > 1 + 1e-9 for k, v in p1_ratio.items()},
         "executor_runs": runs, "paper_quadratic_game_n20_m100_d20": paper_rules}, fig,
-        {"algorithm": "projected-gda", "problem": "proxskip.quadratic_game", "seed": seed})
+        {"algorithm": "projected-gda", "problem": "proxskip-quadratic-game", "seed": seed})
 
 
 # ---- P16 ---------------------------------------------------------------------------------------
@@ -1343,7 +1343,7 @@ def p16(profile: str = "quick", seed: int = 0, **overrides: Any) -> Verdict:
         "cases": rows, "mu_scale": o["mu_scale"],
         "note": "μ_i = 0 comes from the other clients' y-rows (inert coordinates); on its own "
                 "rows and β client i is strongly monotone (last column)"}, fig,
-        {"problem": "proxskip.rls", "set": {"r": 200, "s": 8, "n": 20, "lam": 50.0},
+        {"problem": "proxskip-rls", "set": {"r": 200, "s": 8, "n": 20, "lam": 50.0},
          "seed": seed})
 
 
@@ -1447,7 +1447,7 @@ def p17(profile: str = "quick", seed: int = 0, **overrides: Any) -> Verdict:
                 "algorithm still converges linearly in expectation; compare each radius with "
                 "1 − γμ_mean, the rate the theory would give if it applied (it is beaten on "
                 "the smallest system and not on the larger one)."},
-        fig, {"algorithm": "proxskip-gda-fl", "problem": "proxskip.rls",
+        fig, {"algorithm": "proxskip-gda-fl", "problem": "proxskip-rls",
               "set": {"r": 8, "s": 2, "n": 2, "lam": 50.0}, "seed": seed})
 
 
@@ -1498,7 +1498,7 @@ def p18(profile: str = "quick", seed: int = 0, **overrides: Any) -> Verdict:
                    f"z = {z:.3f} (simultaneous {o['level']})", {
                        "rows": rows, "iterations": T, "replicas": R,
                        "p_scale": o["p_scale"]}, fig,
-                   {"algorithm": "proxskip-gda-fl", "problem": "proxskip.g_norm",
+                   {"algorithm": "proxskip-gda-fl", "problem": "proxskip-g-norm",
                     "set": {"n": 3, "d": 4, "s": 3.0}, "seeds": R, "seed": seed})
 
 
@@ -1603,7 +1603,7 @@ def p19(profile: str = "quick", seed: int = 0, **overrides: Any) -> Verdict:
                                     "b_ij ~ N(0, I)); the paper's batch size is unspecified",
                        "note": "baseline step rules are not given in the paper (L264); the "
                                "code's decreasing Local-GDA schedule is not reproduced"}, fig,
-                   {"algorithm": "proxskip-gda-fl", "problem": "proxskip.quadratic_game",
+                   {"algorithm": "proxskip-gda-fl", "problem": "proxskip-quadratic-game",
                     "set": {"n": 20, "m": 100, "d": 20}, "seeds": R, "seed": seed})
 
 

@@ -70,7 +70,7 @@ def p2(profile: str = "quick", seed: int = 0, predicted: float = 0.0, **_: Any) 
                  {"max over replicas": (a.iterations.tolist(), np.maximum(d, 1e-18).tolist())})
     return Verdict("sagda.p2", decide_interval(stat, stat, predicted, tol), stat, predicted, tol,
                    {"max_abs_iterate_diff": stat, "rounds": T, "replicas": R}, fig,
-                   rerun("sagda2", "minmax_quadratic", pset, cfg, T, R, seed))
+                   rerun("sagda2", "minmax-quadratic", pset, cfg, T, R, seed))
 
 
 def p6(profile: str = "quick", seed: int = 0, part: str = "a", predicted: float = -1.0,
@@ -93,7 +93,7 @@ def p6(profile: str = "quick", seed: int = 0, part: str = "a", predicted: float 
                                        "∝ 1/" + lab: (xs, [vals[0] * xs[0] / x for x in xs])},
                  logx=True)
     ev = {lab: xs, "floors": [e.as_dict() for e in ests], "ci": [lo, hi], "rounds": T, "replicas": R}
-    cfg = rerun("fsgda", "minmax_quadratic", pset,
+    cfg = rerun("fsgda", "minmax-quadratic", pset,
                 {**_steps(0.01, 0.5, 20.0, xs[-1] if part == "a" else 1),
                  "m": 10 if part == "a" else 2}, T, R, seed)
     return Verdict(f"sagda.p6{part}", decide_interval(lo, hi, predicted, tol), slope, predicted, tol,
@@ -119,7 +119,7 @@ def p7(profile: str = "quick", seed: int = 0, predicted: float = 0.0, **_: Any) 
                   "FSGDA": ([max(s, 1.0) for s in sGs], fs)}, logx=True)
     ev = {"sigma_G": sGs, "sagda1_avg": o1, "fsgda_avg": fs, "relative_spread_sagda1": stat}
     return Verdict("sagda.p7", decide_interval(stat, stat, predicted, tol), stat, predicted, tol, ev, fig,
-                   rerun("sagda1", "minmax_quadratic", {"M": 10, "sigma_G": 1000.0}, cfg, T, R, seed))
+                   rerun("sagda1", "minmax-quadratic", {"M": 10, "sigma_G": 1000.0}, cfg, T, R, seed))
 
 
 def p8(profile: str = "quick", seed: int = 0, part: str = "a", predicted: float | None = None,
@@ -155,7 +155,7 @@ def p8(profile: str = "quick", seed: int = 0, part: str = "a", predicted: float 
           "m": m, "M": 10, "sigma_xG_sq": g.constants["sigma_xG_sq"], "L_f": g.constants["L_f"],
           "rule": "refuted if the replica CI lies above the bound"}
     return Verdict(f"sagda.p8{part}", v, est.value, pred, "95% CI over replicas", ev, fig,
-                   rerun("sagda2", "minmax_quadratic", pset, cfg, T, R, seed))
+                   rerun("sagda2", "minmax-quadratic", pset, cfg, T, R, seed))
 
 
 def p9(profile: str = "quick", seed: int = 0, part: str = "a", predicted: float | None = None,
@@ -180,7 +180,7 @@ def p9(profile: str = "quick", seed: int = 0, part: str = "a", predicted: float 
                      {"exact": (els.tolist(), bias)}, logx=True)
         return Verdict("sagda.p9a", decide_interval(fit.lo, fit.hi, pred, 0.15), fit.slope, pred, 0.15,
                        {"eta_l": els.tolist(), "bias": bias, "fit": fit.as_dict(), "K": K}, fig,
-                       rerun("fsgda", "minmax_quadratic", pset, _steps(gx, gy, gx / (els[-1] * K), K),
+                       rerun("fsgda", "minmax-quadratic", pset, _steps(gx, gy, gx / (els[-1] * K), K),
                              20000, 1, seed))
     M, m, gx, gy = 5, 2, 0.02, 0.2
 
@@ -204,7 +204,7 @@ def p9(profile: str = "quick", seed: int = 0, part: str = "a", predicted: float 
                      {"exact": ((sGs**2).tolist(), fl.tolist())}, logx=True)
         return Verdict("sagda.p9b", decide_interval(fit.lo, fit.hi, pred, 0.1), fit.slope, pred, 0.1,
                        {"sigma_G": sGs.tolist(), "floors": fl.tolist(), "fit": fit.as_dict()}, fig,
-                       rerun("fsgda", "minmax_quadratic", {"M": M, "sigma_G": 8.0},
+                       rerun("fsgda", "minmax-quadratic", {"M": M, "sigma_G": 8.0},
                              {**_steps(gx, gy, 50.0, 1), "m": m}, 20000, 64, seed))
     Ks = [1, 2, 4]
     fl = np.array([floor(4.0, K) for K in Ks])
@@ -215,7 +215,7 @@ def p9(profile: str = "quick", seed: int = 0, part: str = "a", predicted: float 
                  {"exact": (Ks, fl.tolist())}, logx=True)
     return Verdict("sagda.p9c", decide_interval(stat, stat, pred, tol), stat, pred, tol,
                    {"K": Ks, "floors": fl.tolist(), "statistic": "max |log floor(K)/floor(1)|"}, fig,
-                   rerun("fsgda", "minmax_quadratic", {"M": M, "sigma_G": 4.0},
+                   rerun("fsgda", "minmax-quadratic", {"M": M, "sigma_G": 4.0},
                          {**_steps(gx, gy, 50.0, 4), "m": m}, 20000, 64, seed))
 
 
@@ -235,7 +235,7 @@ def p10(profile: str = "quick", seed: int = 0, predicted: float = -1.0, **_: Any
                   "∝ 1/K (Thm 1-I)": (Ks, [vals[0] / K for K in Ks])}, logx=True)
     ev = {"K": Ks, "floors_sagda1": [e.as_dict() for e in ests], "floors_fsgda": fs, "ci": [lo, hi]}
     return Verdict("sagda.p10", decide_interval(lo, hi, predicted, tol), slope, predicted, tol, ev, fig,
-                   rerun("sagda1", "minmax_quadratic", pset, {**_steps(0.01, 0.5, 20.0, 16), "m": 2},
+                   rerun("sagda1", "minmax-quadratic", pset, {**_steps(0.01, 0.5, 20.0, 16), "m": 2},
                          T, R, seed))
 
 
@@ -275,7 +275,7 @@ def p5(profile: str = "quick", seed: int = 0, predicted: float = -0.5, **_: Any)
     ev = {"T": Ts, "avg_grad_phi_sq": avgs, "fit": fit.as_dict(), "kappa": k, "c_y/c_x": 25 * k**2,
           "rule": "upper bound: refuted if the slope CI lies above −1/2 + tol"}
     return Verdict("sagda.p5", v, fit.slope, predicted, tol, ev, fig,
-                   rerun("sagda2", "minmax_quadratic", pset, sched(Ts[-1]), Ts[-1], R, seed))
+                   rerun("sagda2", "minmax-quadratic", pset, sched(Ts[-1]), Ts[-1], R, seed))
 
 
 def _c(cid, title, prediction, source, run, theorems, errata=()):
@@ -458,7 +458,7 @@ def _bound_claim(cid: str, runs: list[dict[str, Any]], option: int, theorems: tu
         v = decide_upper(worst_lo, bound_scale)
     run, cfg = last
     return Verdict(cid, v, worst, f"observed/bound ≤ {bound_scale:g}", "mean − 3 SE", ev, fig,
-                   rerun(ALG[option], "minmax_quadratic", run["set"], cfg, T, R, seed))
+                   rerun(ALG[option], "minmax-quadratic", run["set"], cfg, T, R, seed))
 
 
 P9D_RUNS = [
@@ -559,7 +559,7 @@ def p1(profile: str = "quick", seed: int = 0, predicted: float = 0.0, **_: Any) 
     ev = {"per_algorithm": rows, "config": cfg, "S_t": S.tolist(), "points": int(Z.shape[0]),
           "identity": "x_{t+1} − x_t = −η_{x,l}η_{x,g}K·(1/(mK))Σ_{i∈S}Σ_k d_i^k (no extra K in η_x)"}
     return Verdict("sagda.p1", decide_interval(worst, worst, predicted, tol), worst, predicted, tol,
-                   ev, fig, rerun("sagda1", "minmax_quadratic", pset, cfg, 1, 1, seed))
+                   ev, fig, rerun("sagda1", "minmax-quadratic", pset, cfg, 1, 1, seed))
 
 
 P3_GAMES = [("default", {}), ("scalar a=b=μ=1", {"dx": 1, "dy": 1, "a_ratio": 1.0}),
@@ -600,7 +600,7 @@ def p3(profile: str = "quick", seed: int = 0, scale: float = 1.0, **_: Any) -> V
           "rule": "confirmed if every ratio ≤ scale (exact linear algebra; sampled points for the "
                   "error bound)"}
     return Verdict("sagda.p3", v, worst, f"≤ {scale:g}", "exact", ev, fig,
-                   rerun("fsgda", "minmax_quadratic", P3_GAMES[2][1], {}, 10, 1, seed))
+                   rerun("fsgda", "minmax-quadratic", P3_GAMES[2][1], {}, 10, 1, seed))
 
 
 def _abstract(Lf: float, mu_: float, K: int, M: int, m: int) -> dict[str, Fraction]:
@@ -653,7 +653,7 @@ def p12(profile: str = "quick", seed: int = 0, predicted: float = 1.0, **_: Any)
                 "necessary — not a refutation (digest §8 P12)"},
           "rule": "refuted if some theorem admits η_y/η_x < predicted·20κ²"}
     return Verdict("sagda.p12", v, worst, f"≥ {predicted:g}", "exact (max-step bisection)", ev, fig,
-                   rerun("fsgda", "minmax_quadratic", {"M": 10}, cfg, T, 1, seed))
+                   rerun("fsgda", "minmax-quadratic", {"M": 10}, cfg, T, 1, seed))
 
 
 P15_THMS = ["sagda.thm1.opt1", "sagda.thm1.opt1.corrected", "sagda.thm1.opt2", "sagda.thm2",
@@ -812,7 +812,7 @@ def p4(profile: str = "quick", seed: int = 0, scale: float = 1.0, **_: Any) -> V
           "note": "Lemma 6/7/9/11 (Option I/II) not checked here; P8 and P10 measure their "
                   "consequences"}
     return Verdict("sagda.p4", decide_upper(lo, scale), stat, f"≤ {scale:g}", "mean − 3 SE", ev, fig,
-                   rerun("fsgda", "minmax_quadratic", pset, {"eta_xl": eta, "eta_yl": eta, "K": K,
+                   rerun("fsgda", "minmax-quadratic", pset, {"eta_xl": eta, "eta_yl": eta, "K": K,
                                                              "m": m}, 1, R, seed))
 
 
