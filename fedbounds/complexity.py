@@ -118,14 +118,29 @@ def _solve_term(term: sp.Expr, T: sp.Symbol, eps: sp.Symbol, k: int) -> sp.Expr 
     return None
 
 
+_ADMISSIBLE: dict[tuple[int, tuple[str, ...]], tuple[list[np.ndarray], np.ndarray]] = {}
+
+
+def _admissible(thm: Theorem, syms: list[sp.Symbol]) -> tuple[list[np.ndarray], np.ndarray]:
+    """Grid columns for ``syms`` and the mask of points the regime admits (cached per theorem
+    and symbol set: big_o asks ``dominates`` many times over the same symbols)."""
+    key = (id(thm), tuple(s.name for s in syms))
+    hit = _ADMISSIBLE.get(key)
+    if hit is None:
+        pts = _product([_grid_values(s, thm) for s in syms])
+        cols = [pts[:, i] for i in range(len(syms))]
+        hit = _ADMISSIBLE[key] = (cols, _regime_ok(thm, syms, cols))
+        if len(_ADMISSIBLE) > 256:
+            _ADMISSIBLE.pop(next(iter(_ADMISSIBLE)))
+    return hit
+
+
 def dominates(thm: Theorem, a: sp.Expr, b: sp.Expr) -> bool:
     """a ≥ b at every grid point admitted by the theorem's regime relations (numeric)."""
     syms = sorted(a.free_symbols | b.free_symbols, key=lambda s: s.name)
     if not syms:
         return bool(a >= b)
-    pts = _product([_grid_values(s, thm) for s in syms])
-    cols = [pts[:, i] for i in range(len(syms))]
-    adm = _regime_ok(thm, syms, cols)
+    cols, adm = _admissible(thm, syms)
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         d = np.broadcast_to(np.asarray(sp.lambdify(syms, a - b, "numpy")(*cols), dtype=float),
