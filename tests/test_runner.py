@@ -1,0 +1,32 @@
+"""The claim runner gives the same verdicts and statistics on every backend (reproducible)."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+from fedbounds.errors import BadInput
+from fedbounds.runner import run_claims
+
+IDS = ["proxskip.p11", "feddro.p15"]  # two fast claims from two papers
+
+
+def _key(verdicts) -> list[tuple]:
+    return [(v.id, v.verdict, v.statistic) for v in verdicts]
+
+
+def test_process_backend_equals_serial() -> None:
+    assert _key(run_claims(IDS, backend="process")) == _key(run_claims(IDS, backend="serial"))
+
+
+@pytest.mark.skipif(importlib.util.find_spec("distributed") is None,
+                    reason="dask.distributed not installed (pip install 'fedbounds[dask]')")
+def test_dask_backend_equals_serial() -> None:
+    assert _key(run_claims(IDS, backend="dask")) == _key(run_claims(IDS, backend="serial"))
+
+
+def test_unknown_backend_is_bad_input() -> None:
+    with pytest.raises(BadInput) as e:
+        run_claims(IDS, backend="gpu")
+    assert e.value.argument == "--backend"
