@@ -273,8 +273,12 @@ def p4(profile: str = "quick", seed: int = 0, **overrides: Any) -> Verdict:
     reason = None
     if not hard_ok:
         verdict = "refuted"
-    elif any(abs(r - 1) > o["mc_rtol"] for r in mc_ratio.values()):
-        verdict, reason = "inconclusive", "Monte Carlo plateau disagrees with the exact floor"
+    elif any(abs(r["plateau_mc"]["value"] / r["floor_exact"] - 1) > o["mc_rtol"]
+             and not r["plateau_mc"]["lo"] <= r["floor_exact"] <= r["plateau_mc"]["hi"]
+             for r in rows if "plateau_mc" in r):
+        # V_t is heavy-tailed at small γ: the MC mean can be far off while its CI still covers
+        # the exact floor; only a CI that excludes it (and a ratio off by mc_rtol) disagrees
+        verdict, reason = "inconclusive", "Monte Carlo plateau CI excludes the exact floor"
     g = [float(x) for x in gammas]
     fig = Figure("P4: SGDA neighbourhood vs γ (p = √(γμ))", "γ", "stationary E[V]", {
         "exact floor": (g, floors), "bound 2γσ*²/μ": (g, bounds),
