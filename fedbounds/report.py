@@ -184,13 +184,36 @@ def _natural(claim_id: str) -> tuple:
 
 
 def _rerun(v) -> str | None:
-    cfg = v.config or {}
+    """A `fedbounds run` command from a verdict's config: ``set`` entries and any other scalar
+    entries become --set values (T becomes --rounds); swept lists are named after the command."""
+    cfg = dict(v.config or {})
     if "algorithm" not in cfg or "problem" not in cfg:
         return None
-    sets = " ".join(f"{k}={x}" for k, x in cfg.get("set", {}).items())
-    extra = "".join(f" --{k} {cfg[k]}" for k in ("rounds", "seeds", "seed") if k in cfg)
-    return f"fedbounds run {cfg['algorithm']} --problem {cfg['problem']}" + (
-        f" --set {sets}" if sets else "") + extra
+    reserved = {"algorithm", "problem", "set", "rounds", "seeds", "seed"}
+    sets = dict(cfg.get("set", {}))
+    sweeps = {}
+    for k, x in list(cfg.items()):
+        if k in reserved:
+            continue
+        if isinstance(x, bool) or not isinstance(x, (int, float, list, tuple)):
+            continue
+        if isinstance(x, (list, tuple)):
+            sweeps[k] = list(x)
+            if x and k != "T":
+                sets.setdefault(k, x[0])
+        elif k == "T":
+            cfg.setdefault("rounds", x)
+        else:
+            sets[k] = x
+    if "T" in sweeps and sweeps["T"]:
+        cfg.setdefault("rounds", sweeps["T"][0])
+    line = f"fedbounds run {cfg['algorithm']} --problem {cfg['problem']}"
+    if sets:
+        line += " --set " + " ".join(f"{k}={x}" for k, x in sets.items())
+    line += "".join(f" --{k} {cfg[k]}" for k in ("rounds", "seeds", "seed") if k in cfg)
+    if sweeps:
+        line += "  # swept: " + "; ".join(f"{k} in {x}" for k, x in sweeps.items())
+    return line
 
 
 def _move_into(tmp: Path, out: Path) -> None:

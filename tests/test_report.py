@@ -116,3 +116,21 @@ def test_decide_helpers_can_fail() -> None:
     assert decide_interval(0.9, 1.1, 1.0, 0.1) == "confirmed"
     assert decide_interval(1.3, 1.4, 1.0, 0.1) == "refuted"
     assert decide_interval(0.0, 2.0, 1.0, 0.1) == "inconclusive"
+
+
+def test_rerun_command_from_config_runs() -> None:
+    """Scalars outside ``set`` become --set values, T becomes --rounds, sweeps are named; the
+    printed command is accepted by `fedbounds run`."""
+    from types import SimpleNamespace
+
+    from fedbounds.report import _rerun
+
+    cfg = {"algorithm": "proxskip-gda-fl", "problem": "proxskip-g-norm", "n": 3, "s": [2.0, 4.0],
+           "T": 30, "seed": 1, "note": "ignored"}
+    line = _rerun(SimpleNamespace(config=cfg))
+    assert line.startswith("fedbounds run proxskip-gda-fl --problem proxskip-g-norm --set n=3 s=2.0")
+    assert "--rounds 30" in line and "--seed 1" in line and "# swept: s in [2.0, 4.0]" in line
+    argv = line.split("  #")[0].split()[1:]
+    r = CliRunner().invoke(app, argv + ["--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["config"]
