@@ -143,7 +143,7 @@ def show(theorem_id: Annotated[str, typer.Argument(metavar="ID")], json_: JsonOp
         "derived": [{"name": k.name, "expr": sp.sstr(v)} for k, v in t.derived.items()],
         "conditions": [{"name": c.name, "relation": sp.sstr(c.rel), "source": c.source,
                         "note": c.note} for c in t.conditions],
-        "bound": {"lhs": t.bound_lhs, "terms": [{"name": b.name, "expr": sp.sstr(b.expr),
+        "bound": {"lhs": t.bound_lhs, "sense": t.bound_sense, "terms": [{"name": b.name, "expr": sp.sstr(b.expr),
                                                   "source": b.source} for b in t.bound]},
         "schedule": {k.name: sp.sstr(v) for k, v in t.schedule.items()},
         "claimed": {k: sp.sstr(v) for k, v in t.claimed.items()},
@@ -177,7 +177,8 @@ def show(theorem_id: Annotated[str, typer.Argument(metavar="ID")], json_: JsonOp
         ct.add_row(*esc(c.name, sp.sstr(c.rel), c.source))
     out.print(ct)
     if t.bound:
-        bt = Table(title=escape(f"bound: {t.bound_lhs} ≤ sum of"))
+        rel = "≥" if t.bound_sense == ">=" else "≤"
+        bt = Table(title=escape(f"bound: {t.bound_lhs} {rel} sum of"))
         for c in ("term", "expression", "source"):
             bt.add_column(c)
         for b in t.bound:
@@ -264,7 +265,8 @@ def bound_cmd(theorem_id: Annotated[str, typer.Argument(metavar="ID")], more: Mo
         emit_json({"theorem": t.id, "value": r.value, "terms": r.terms, "derived": r.derived,
                    "lhs": t.bound_lhs, "conditions_hold": r.feasible, "violated": r.violated})
         return
-    table = Table(title=escape(f"{t.id}: {t.bound_lhs} ≤ {g(r.value)}"))
+    rel = "≥" if t.bound_sense == ">=" else "≤"
+    table = Table(title=escape(f"{t.id}: {t.bound_lhs} {rel} {g(r.value)}"))
     table.add_column("term")
     table.add_column("value")
     table.add_column("source")

@@ -186,6 +186,7 @@ class Theorem:
     derived: dict[sp.Symbol, sp.Expr] = field(default_factory=dict)
     conditions: list[Condition] = field(default_factory=list)
     bound_lhs: str = ""
+    bound_sense: str = "<="  # "<=": the quantity is at most the bound; ">=": a lower bound
     bound: list[Term] = field(default_factory=list)
     schedule: dict[sp.Symbol, sp.Expr] = field(default_factory=dict)
     schedule_source: str = ""

@@ -82,7 +82,8 @@ def theory(paper: str) -> dict:
     statements = [{"id": t.id, "title": t.title, "source": t.source, "statement": t.statement,
                    "conditions": [(c.name, sp.sstr(c.rel), c.source) for c in t.conditions],
                    "bound": [(b.name, sp.sstr(b.expr), b.source) for b in t.bound],
-                   "lhs": t.bound_lhs, "findings": [f.text for f in findings(t)]}
+                   "lhs": t.bound_lhs, "sense": "≥" if t.bound_sense == ">=" else "≤",
+                   "findings": [f.text for f in findings(t)]}
                   for t in thms]
     meta = {k: v for k, v in meta.items() if k != "theorems"}  # plain data: picklable
     return {"meta": meta, "statements": statements, "errata": errata,

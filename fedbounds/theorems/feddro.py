@@ -203,7 +203,7 @@ def _thm41(corrected: bool) -> Theorem:
             "the two step bounds are per case."),
         notation=N, assumptions=ASSUMPTIONS[:3],
         conditions=conds,
-        bound_lhs="LOWER bound on ‖∇Φ(x̄^t)‖² at every communication round (t mod I = 0)",
+        bound_lhs="‖∇Φ(x̄^t)‖² at every communication round (t mod I = 0)", bound_sense=">=",
         bound=[Term("lower bound on ||grad Phi||^2", ce.lower_bound_grad_sq,
                     "[derived] from x̄^t ≥ 1/2 (L481, L531): (1/2)²/((1/2)² + 4) = 1/17")],
         errata=[E_CE_SCOPE, E_CE_ALG1], corrected_of="feddro.thm4.1" if corrected else None,
