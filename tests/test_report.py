@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from fedbounds.cli import app
 from fedbounds.report import write_report
 from verify import catalog
-from verify.claim import Claim, Figure, Verdict, decide_interval, decide_upper
+from verify.claim import Claim, Figure, Verdict, decide_at_most, decide_interval, decide_upper
 
 
 def _geometric_claim(rate: float, predicted: float) -> Claim:
@@ -116,6 +116,10 @@ def test_decide_helpers_can_fail() -> None:
     assert decide_interval(0.9, 1.1, 1.0, 0.1) == "confirmed"
     assert decide_interval(1.3, 1.4, 1.0, 0.1) == "refuted"
     assert decide_interval(0.0, 2.0, 1.0, 0.1) == "inconclusive"
+    assert decide_at_most(-0.55, -0.45, -0.5, 0.1) == "confirmed"
+    assert decide_at_most(-0.35, -0.2, -0.5, 0.1) == "refuted"
+    assert decide_at_most(-0.5, -0.3, -0.5, 0.1) == "inconclusive"
+    assert decide_at_most(float("nan"), 0.0, -0.5, 0.1) == "diverged"
 
 
 def test_rerun_command_from_config_runs() -> None:

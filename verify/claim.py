@@ -80,6 +80,17 @@ def decide_interval(lo: float, hi: float, predicted: float, tol: float) -> Verdi
     return "confirmed"
 
 
+def decide_at_most(lo: float, hi: float, bound: float, tol: float) -> VerdictKind:
+    """One-sided: confidence interval [lo, hi] of a statistic predicted to be ≤ bound (± tol).
+    Refuted if the whole interval lies above bound + tol, confirmed if it lies below, else
+    inconclusive; diverged on NaN/inf."""
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return "diverged"
+    if lo > bound + tol:
+        return "refuted"
+    return "confirmed" if hi <= bound + tol else "inconclusive"
+
+
 @dataclass
 class Claim:
     """A falsifiable prediction of a paper (digest section 8 numbering: ``<paper>.p<N>``)."""

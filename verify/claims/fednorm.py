@@ -15,7 +15,7 @@ import numpy as np
 from fedbounds import engine, registry
 from problems.minmax import make_game
 from verify.algorithms.fednorm import a_l1, compile_fednorm, implicit_weights, taus
-from verify.claim import Claim, Figure, Verdict, decide_interval, decide_upper
+from verify.claim import Claim, Figure, Verdict, decide_at_most, decide_interval, decide_upper
 from verify.fitting import loglog_slope, mean_ci, plateau
 from verify.minmax_common import (
     fixed_point,
@@ -274,9 +274,8 @@ def p11(profile: str = "quick", seed: int = 0, predicted: float = -0.5, **_: Any
     from verify.fitting import replica_slope
     fit = replica_slope(np.array(Ts, float), Y)
     tol = 0.1
-    v = "diverged" if not np.all(np.isfinite(avgs)) else (
-        "refuted" if fit.lo > predicted + tol else ("confirmed" if fit.hi <= predicted + tol
-                                                    else "inconclusive"))
+    v = "diverged" if not np.all(np.isfinite(avgs)) else decide_at_most(fit.lo, fit.hi,
+                                                                        predicted, tol)
     fig = Figure("Fed-Norm-SGDA, Cor 1.2 schedule: average ‖∇Φ‖² vs T", "T",
                  "(1/T) Σ E‖∇Φ(x_t)‖²", {"measured": (Ts, avgs),
                                           "T^{-1/2} (anchored)": (Ts, [avgs[0] * math.sqrt(Ts[0] / t)
