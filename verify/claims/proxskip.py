@@ -42,6 +42,23 @@ _THEOREMS = {t.id: t for t in _theorems.THEOREMS}
 # ---- shared helpers ----------------------------------------------------------------------------
 
 
+def _cor36_schedule():
+    """(γ, p) of Cor. 3.6 (L182: γ = 1/(2ℓ), p = √(γμ)) read from the encoded schedule of
+    ``proxskip.cor3.6``, compiled once: the claims use the theorem's data, not a retyped rule."""
+    import sympy as sp
+
+    from fedbounds.complexity import apply_schedule
+
+    thm = _THEOREMS["proxskip.cor3.6"]
+    ell, mu = sp.Symbol("ell", positive=True), sp.Symbol("mu", positive=True)
+    g, pp = (apply_schedule(thm, s) for s in (_theorems.gamma, _theorems.p))
+    f = sp.lambdify([ell, mu], [g, pp], modules="math")
+    return lambda c: tuple(f(c["ell"], c["mu"]))
+
+
+cor36_steps = _cor36_schedule()
+
+
 def theorem_curve(theorem_id: str, values: dict[str, float], T: np.ndarray
                   ) -> tuple[np.ndarray, dict[str, np.ndarray], bool, list[str]]:
     """The encoded bound of ``theorem_id`` at horizons ``T`` (vectorized): (total, terms,
@@ -304,8 +321,7 @@ def _comm_sweep(make: Callable[[float, int], AffineVIP], kappas: list[float], se
         for kappa in kappas:
             prob = make(kappa, s)
             c = A.fl_constants(prob)
-            gamma = 1 / (2 * c["ell"])
-            p = math.sqrt(gamma * c["mu"])
+            gamma, p = cor36_steps(c)
             maps = exact.proxskip_maps(prob, gamma, p)
             e0 = exact.initial_error(prob, *_ep(prob))
             V0 = float(np.dot(maps.W, e0**2))
@@ -434,8 +450,7 @@ def p9(profile: str = "quick", seed: int = 0, **overrides: Any) -> Verdict:
                                                                   1e8, 1e10]
     base = P.g_norm(n=3, d=4, s=3.0, zeta_sq=0.0, seed=seed)
     c = A.fl_constants(base)
-    gamma = 1 / (2 * c["ell"])
-    p = math.sqrt(gamma * c["mu"])
+    gamma, p = cor36_steps(c)
     tau = min(gamma * c["mu"], p * p)
     H = max(1, round(1 / p))
     maps = exact.proxskip_maps(base, gamma, p)  # independent of b, hence of ζ (digest §4)
@@ -507,8 +522,7 @@ def p10(profile: str = "quick", seed: int = 0, **overrides: Any) -> Verdict:
     R = 64 if profile == "quick" else 512
     prob = P.g_norm(n=5, d=4, s=3.0, zeta_sq=10.0, seed=seed)
     c = A.fl_constants(prob)
-    gamma = 1 / (2 * c["ell"])
-    p = math.sqrt(gamma * c["mu"])
+    gamma, p = cor36_steps(c)
     T = int(math.ceil(25 / (gamma * c["mu"])))
     hstar = prob.f(np.broadcast_to(prob.z_star, (prob.n, prob.d)))
     scale = float(np.sqrt(np.sum(hstar**2)))
@@ -922,8 +936,7 @@ def p7(profile: str = "quick", seed: int = 0, **overrides: Any) -> Verdict:
         for kappa in kappas:
             prob = _gnorm_shared_kappa(kappa, s)
             c = A.fl_constants(prob)
-            gamma = 1 / (2 * c["ell"])
-            p = math.sqrt(gamma * c["mu"])
+            gamma, p = cor36_steps(c)
             cap = int(math.ceil(math.log(1 / o["eps"]) / (gamma * c["mu"]))) + 10
             t_skip, _ = _t_eps(prob, gamma, p, o["eps"], cap)
             t_one, EV1 = _t_eps(prob, gamma, 1.0, o["eps"], 2 * cap)
@@ -1471,8 +1484,8 @@ def p18(profile: str = "quick", seed: int = 0, **overrides: Any) -> Verdict:
     T = 400
     prob = P.g_norm(n=3, d=4, s=3.0, seed=seed)
     c = A.fl_constants(prob)
-    gamma = 1 / (2 * c["ell"])
-    ps = [0.05, math.sqrt(gamma * c["mu"]), 0.5, 0.9]
+    gamma, p_cor36 = cor36_steps(c)
+    ps = [0.05, p_cor36, 0.5, 0.9]
     z = _zcrit(o["level"], len(ps))
     alpha = (1 - o["level"]) / len(ps)
     rows, zs, var_ok = [], [], True
