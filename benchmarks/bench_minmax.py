@@ -14,10 +14,10 @@ import time
 
 import numpy as np
 
-from problems.minmax import make_game
-from verify.algorithms.sagda import compile_fsgda
-from verify.executor import generators
-from verify.minmax_common import sampled, signed, simulate
+from fedbounds.problems.minmax import make_game
+from fedbounds.verify.algorithms.sagda import compile_fsgda
+from fedbounds.verify.executor import generators
+from fedbounds.verify.minmax_common import sampled, signed, simulate
 
 
 def loop_reference(g, cfg: dict, option: int, rounds: int, R: int, seed: int) -> np.ndarray:

@@ -17,9 +17,9 @@ import time
 
 import numpy as np
 
-from problems.base import AffineVIP
-from verify.algorithms.proxskip import fl_constants, run_proxskip
-from verify.executor import generators
+from fedbounds.problems.base import AffineVIP
+from fedbounds.verify.algorithms.proxskip import fl_constants, run_proxskip
+from fedbounds.verify.executor import generators
 
 
 def plain_loop(problem: AffineVIP, gamma: float, p: float, iterations: int, replicas: int,
@@ -66,7 +66,7 @@ def main() -> None:
     ap.add_argument("--dim", type=int, default=20)
     ap.add_argument("--samples", type=int, default=100)
     a = ap.parse_args()
-    from problems.proxskip import quadratic_game
+    from fedbounds.problems.proxskip import quadratic_game
 
     prob = quadratic_game(n=a.clients, m=a.samples, d=a.dim, seed=a.seed)
     c = fl_constants(prob)

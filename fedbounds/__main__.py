@@ -1,3 +1,3 @@
-from .cli import main
+from fedbounds.app.cli import main
 
 main()

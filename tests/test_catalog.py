@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from fedbounds import registry
-from verify import catalog
+from fedbounds.verify import catalog
 
 DESIGN_IDS = """sagda.thm1.opt1 sagda.thm1.opt2 sagda.cor1 sagda.thm2 sagda.cor2 sagda.cor3 fednorm.thm1
 fednorm.cor1.1 fednorm.cor1.2 fednorm.thm2 fednorm.cor2.1 fednorm.cor2.2 fedsgda.thm3.6

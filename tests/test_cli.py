@@ -11,7 +11,7 @@ import re
 import pytest
 from typer.testing import CliRunner
 
-from fedbounds.cli import app
+from fedbounds.app.cli import app
 
 PROXSKIP_IDS = [
     "proxskip.thm3.1", "proxskip.cor3.2", "proxskip.cor3.2.corrected", "proxskip.cor3.5",

@@ -7,7 +7,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from fedbounds.cli import app
+from fedbounds.app.cli import app
 
 runner = CliRunner()
 

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from problems import feddro as P
-from verify import catalog
-from verify.algorithms import feddro as A
+from fedbounds.problems import feddro as P
+from fedbounds.verify import catalog
+from fedbounds.verify.algorithms import feddro as A
 
 
 @pytest.mark.parametrize("alg", ["feddro", "modified-fedavg"])

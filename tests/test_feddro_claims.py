@@ -3,8 +3,8 @@ prediction is perturbed through ``overrides``."""
 
 import pytest
 
-from verify import catalog
-from verify.claims import feddro as C
+from fedbounds.verify import catalog
+from fedbounds.verify.claims import feddro as C
 
 BY_ID = {c.id: c for c in C.CLAIMS}
 

@@ -5,9 +5,9 @@ import math
 
 import pytest
 
-from verify import catalog
-from verify.claim import Verdict
-from verify.claims import feddro as C
+from fedbounds.verify import catalog
+from fedbounds.verify.claim import Verdict
+from fedbounds.verify.claims import feddro as C
 
 BY_ID = {c.id: c for c in C.CLAIMS}
 # smaller grids than the quick profile so the whole file stays well under its time budget

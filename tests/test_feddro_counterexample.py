@@ -8,10 +8,10 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from fedbounds.cli import app
+from fedbounds.app.cli import app
 from fedbounds.errors import BadInput
-from problems import feddro as P
-from verify.algorithms import feddro as A
+from fedbounds.problems import feddro as P
+from fedbounds.verify.algorithms import feddro as A
 
 # digest §5.1 table (I = 2, x̄⁰ = 0.5): (x̄², x̄⁴, x̄⁶), fixed point
 TABLE = {

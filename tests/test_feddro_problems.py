@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from problems import feddro as P
+from fedbounds.problems import feddro as P
 
 
 def test_counterexample_constants() -> None:

@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from problems.minmax import make_game
-from verify import catalog
-from verify.algorithms.fedsgda import compile_m
-from verify.claims import fedsgda
-from verify.minmax_common import simulate
+from fedbounds.problems.minmax import make_game
+from fedbounds.verify import catalog
+from fedbounds.verify.algorithms.fedsgda import compile_m
+from fedbounds.verify.claims import fedsgda
+from fedbounds.verify.minmax_common import simulate
 
 NEW = ["fedsgda.p8", "fedsgda.p10", "fedsgda.p11", "fedsgda.p14", "fedsgda.p9"]
 

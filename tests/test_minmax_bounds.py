@@ -4,8 +4,8 @@ perturbed prediction flips the verdict."""
 
 from __future__ import annotations
 
-from verify import catalog
-from verify.claims import fednorm, fedsgda
+from fedbounds.verify import catalog
+from fedbounds.verify.claims import fednorm, fedsgda
 
 FIELDS = ("id", "verdict", "statistic", "predicted", "tolerance", "evidence", "config")
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from verify import catalog
-from verify.claims import fednorm, fedsgda, sagda
+from fedbounds.verify import catalog
+from fedbounds.verify.claims import fednorm, fedsgda, sagda
 
 
 def test_mismatch_local_sgda_and_fednorm_fixed_points():

@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from problems.minmax import make_game
-from verify.algorithms.fednorm import compile_fednorm
-from verify.algorithms.fedsgda import compile_m, compile_plus
-from verify.algorithms.sagda import compile_fsgda
-from verify.minmax_common import sampled, signed, simulate
+from fedbounds.problems.minmax import make_game
+from fedbounds.verify.algorithms.fednorm import compile_fednorm
+from fedbounds.verify.algorithms.fedsgda import compile_m, compile_plus
+from fedbounds.verify.algorithms.sagda import compile_fsgda
+from fedbounds.verify.minmax_common import sampled, signed, simulate
 
 NOISY = {"M": 6, "sigma_x": 1.0, "sigma_y": 0.7, "sigma_G": 3.0, "beta_L": 0.3}
 

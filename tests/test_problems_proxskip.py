@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 import scipy.linalg as sla
 
-from problems import linalg
-from problems import proxskip as P
-from problems.base import AffineVIP
+from fedbounds.problems import linalg
+from fedbounds.problems import proxskip as P
+from fedbounds.problems.base import AffineVIP
 
 NPTS = 10_000
 
@@ -405,7 +405,7 @@ def test_bad_parameters_name_the_parameter(call, param: str) -> None:
 
 
 def test_problem_registry() -> None:
-    from verify import catalog
+    from fedbounds.verify import catalog
 
     table = catalog.problems()
     names = {e.name for e in P.PROBLEMS}

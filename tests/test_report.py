@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from fedbounds.cli import app
-from fedbounds.report import write_report
-from verify import catalog
-from verify.claim import Claim, Figure, Verdict, decide_at_most, decide_interval, decide_upper
+from fedbounds.app.cli import app
+from fedbounds.app.report import write_report
+from fedbounds.verify import catalog
+from fedbounds.verify.claim import Claim, Figure, Verdict, decide_at_most, decide_interval, decide_upper
 
 
 def _geometric_claim(rate: float, predicted: float) -> Claim:
@@ -72,7 +72,7 @@ def test_failed_report_leaves_previous_report_intact(tmp_path: Path, fake_claims
     def boom(*a, **k):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr("fedbounds.report._figure_svg", boom)
+    monkeypatch.setattr("fedbounds.app.report._figure_svg", boom)
     with pytest.raises(RuntimeError):
         write_report(tmp_path / "r", papers=["proxskip"])
     assert (tmp_path / "r" / "proxskip.md").read_text() == before
@@ -127,7 +127,7 @@ def test_rerun_command_from_config_runs() -> None:
     printed command is accepted by `fedbounds run`."""
     from types import SimpleNamespace
 
-    from fedbounds.report import _rerun
+    from fedbounds.app.report import _rerun
 
     cfg = {"algorithm": "proxskip-gda-fl", "problem": "proxskip-g-norm", "n": 3, "s": [2.0, 4.0],
            "T": 30, "seed": 1, "note": "ignored"}

@@ -7,7 +7,7 @@ import importlib.util
 import pytest
 
 from fedbounds.errors import BadInput
-from fedbounds.runner import run_claims
+from fedbounds.app.runner import run_claims
 
 IDS = ["proxskip.p11", "feddro.p15"]  # two fast claims from two papers
 

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from verify.claims import sagda
+from fedbounds.verify.claims import sagda
 
 NEW = ["sagda.p9d", "sagda.p16", "sagda.p1", "sagda.p3", "sagda.p4", "sagda.p11", "sagda.p12", "sagda.p15"]
 BY_ID = {c.id: c for c in sagda.CLAIMS}

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from fedbounds import engine, registry
-from fedbounds.cli import app
+from fedbounds.app.cli import app
 from fedbounds.complexity import derive
 
 IDS = ["fednorm.thm1", "fednorm.thm1.corrected", "fednorm.cor1.1", "fednorm.cor1.1.corrected",

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from fedbounds import engine, registry
-from fedbounds.cli import app
+from fedbounds.app.cli import app
 from fedbounds.complexity import apply_schedule, derive, schedule_vs_conditions
 
 IDS = ["fedsgda.thm3.6", "fedsgda.cor3.7", "fedsgda.thm3.12", "fedsgda.cor3.13"]

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from fedbounds import engine, findings, registry
-from fedbounds.cli import app
+from fedbounds.app.cli import app
 from fedbounds.complexity import derive
 
 IDS = ["sagda.thm1.opt1", "sagda.thm1.opt2", "sagda.cor1", "sagda.thm2", "sagda.cor2",

@@ -13,13 +13,13 @@ import math
 import numpy as np
 import pytest
 
-from problems import proxskip as P
-from verify import exact
-from verify.algorithms import proxskip as A
-from verify.catalog import AlgorithmEntry
-from verify.claims.proxskip import CLAIMS
-from verify.executor import execute, generators
-from verify.fitting import bootstrap_slope, loglog_slope, mean_ci, ols, replica_slope
+from fedbounds.problems import proxskip as P
+from fedbounds.verify.exact import proxskip as exact
+from fedbounds.verify.algorithms import proxskip as A
+from fedbounds.verify.catalog import AlgorithmEntry
+from fedbounds.verify.claims.proxskip import CLAIMS
+from fedbounds.verify.executor import execute, generators
+from fedbounds.verify.fitting import bootstrap_slope, loglog_slope, mean_ci, ols, replica_slope
 
 BY_ID = {c.id: c for c in CLAIMS}
 
@@ -161,7 +161,7 @@ def test_fits_recover_known_slopes():
 
 
 def test_algorithm_entries_return_runs_fields():
-    from verify.algorithms.proxskip import ALGORITHMS
+    from fedbounds.verify.algorithms.proxskip import ALGORITHMS
 
     det = P.g_norm(n=3, d=4, seed=0)
     fs = P.finite_sum(det, m=5, spread=1.0, seed=0, jac_spread=0.5)

@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from verify.claims.proxskip import CLAIMS
+from fedbounds.verify.claims.proxskip import CLAIMS
 
 BY_ID = {c.id: c for c in CLAIMS}
 NEW = [f"proxskip.p{k}" for k in (3, 5, 7, 13, 14, 15, 16, 17, 18, 19)]

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from types import ModuleType
 
-import problems as _problems
+from fedbounds import problems as _problems
 from fedbounds.errors import BadInput
-from problems.base import ProblemEntry
+from fedbounds.problems.base import ProblemEntry
 
 from . import algorithms as _algorithms
 from . import claims as _claims

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from problems.minmax import MinMaxGame
+from fedbounds.problems.minmax import MinMaxGame
 
 from .executor import Trace, execute
 

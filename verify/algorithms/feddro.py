@@ -23,7 +23,7 @@ import numpy as np
 from scipy import optimize
 
 from fedbounds.errors import BadInput
-from problems.feddro import CompositionalProblem
+from fedbounds.problems.feddro import CompositionalProblem
 
 from ..catalog import AlgorithmEntry
 from ..executor import generators

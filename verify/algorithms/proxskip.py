@@ -21,9 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from problems.base import AffineVIP
-from verify.catalog import AlgorithmEntry
-from verify.executor import Trace, average, client_matvec, execute, sq_norm
+from fedbounds.problems.base import AffineVIP
+from fedbounds.verify.catalog import AlgorithmEntry
+from fedbounds.verify.executor import Trace, average, client_matvec, execute, sq_norm
 
 # ---- constants of the consensus problem (digest §6.4) -----------------------------------------
 

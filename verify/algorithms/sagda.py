@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from problems.minmax import MinMaxGame
+from fedbounds.problems.minmax import MinMaxGame
 
 from ..catalog import AlgorithmEntry
 from ..minmax_common import (

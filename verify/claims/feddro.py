@@ -18,7 +18,7 @@ import numpy as np
 import sympy as sp
 
 from fedbounds.theorems import feddro as TH
-from problems import feddro as P
+from fedbounds.problems import feddro as P
 
 from ..algorithms import feddro as A
 from ..claim import Claim, Figure, Verdict, decide_interval, decide_upper

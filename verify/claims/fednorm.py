@@ -13,11 +13,11 @@ from typing import Any
 import numpy as np
 
 from fedbounds import engine, registry
-from problems.minmax import make_game
-from verify.algorithms.fednorm import a_l1, compile_fednorm, implicit_weights, taus
-from verify.claim import Claim, Figure, Verdict, decide_at_most, decide_interval, decide_upper
-from verify.fitting import loglog_slope, mean_ci, plateau
-from verify.minmax_common import (
+from fedbounds.problems.minmax import make_game
+from fedbounds.verify.algorithms.fednorm import a_l1, compile_fednorm, implicit_weights, taus
+from fedbounds.verify.claim import Claim, Figure, Verdict, decide_at_most, decide_interval, decide_upper
+from fedbounds.verify.fitting import loglog_slope, mean_ci, plateau
+from fedbounds.verify.minmax_common import (
     fixed_point,
     quad_expect,
     rerun,
@@ -162,7 +162,7 @@ P9_SET = {"M": 5, "sigma_G": 2.0}
 def _pp_floor(g, gamma: float, P: int) -> float:
     """Exact stationary E‖z − z*‖² of Fed-Norm-SGDA (τ = 1, σ_L = 0) under WOR sampling."""
     cfg = {"eta_cx": gamma, "eta_cy": gamma, "tau": 1, "P": P}
-    import verify.minmax_common as mc
+    import fedbounds.verify.minmax_common as mc
 
     def fS(Z, S):
         return mc.round_map(lambda R: compile_fednorm(g, cfg, R), g.M, S)(Z)
@@ -271,7 +271,7 @@ def p11(profile: str = "quick", seed: int = 0, predicted: float = -0.5, **_: Any
         per_rep.append(gp.mean(axis=0))
         avgs.append(float(gp.mean()))
     Y = np.array(per_rep).T  # (R, len(Ts))
-    from verify.fitting import replica_slope
+    from fedbounds.verify.fitting import replica_slope
     fit = replica_slope(np.array(Ts, float), Y)
     tol = 0.1
     v = "diverged" if not np.all(np.isfinite(avgs)) else decide_at_most(fit.lo, fit.hi,

@@ -15,11 +15,11 @@ import numpy as np
 import sympy as sp
 
 from fedbounds import engine, registry
-from problems.minmax import make_game
-from verify.algorithms.fedsgda import compile_m, compile_plus
-from verify.claim import Claim, Figure, Verdict, decide_interval, decide_upper
-from verify.fitting import mean_ci, replica_slope
-from verify.minmax_common import rerun, simulate
+from fedbounds.problems.minmax import make_game
+from fedbounds.verify.algorithms.fedsgda import compile_m, compile_plus
+from fedbounds.verify.claim import Claim, Figure, Verdict, decide_interval, decide_upper
+from fedbounds.verify.fitting import mean_ci, replica_slope
+from fedbounds.verify.minmax_common import rerun, simulate
 
 PAPER = "fedsgda"
 
@@ -361,7 +361,7 @@ def _scaled(g, s: float):
     """Φ-preserving family (digest P8): C̄ → sC̄, B̄ → √s B̄, c̄ → √s c̄ (μ → sμ, Φ unchanged)."""
     from dataclasses import replace
 
-    from problems.minmax import constants
+    from fedbounds.problems.minmax import constants
 
     r = math.sqrt(s)
     h = replace(g, C=s * g.C, B=r * g.B, c=r * g.c, constants={})
@@ -389,7 +389,7 @@ def storm_map(g1, cfg: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarr
 
 def _phi_functional(g1, n: int) -> np.ndarray:
     """Ĝ with ∇Φ(x) = Ĝ (z, u, 1) (λ = 0)."""
-    from verify.minmax_common import grad_phi_affine
+    from fedbounds.verify.minmax_common import grad_phi_affine
 
     G, g0 = grad_phi_affine(g1)
     Gh = np.zeros((g1.dx, n + 1))
@@ -592,7 +592,7 @@ def m_periodic_floor(g, cfg: dict[str, Any]) -> tuple[float, float, float]:
     block) affine map, read off compile_m; returns the average of ‖∇Φ(x̄_t)‖² over the periodic
     orbit (the ζ-floor: with additive noise, E‖∇Φ‖² = this + an offset-free covariance part), the
     spectral radius, and ζ² = Σ p_i‖∇f_i(z̄) − ∇F(z̄)‖² at the orbit's start."""
-    from verify.minmax_common import affine_round, client_grad
+    from fedbounds.verify.minmax_common import affine_round, client_grad
 
     N, d, Q = g.M, g.d, int(cfg["Q"])
     n = 2 * N * d
@@ -628,7 +628,7 @@ def p11(profile: str = "quick", seed: int = 0, predicted_slope: float = -2 / 3, 
     sGs = [1.0, 3.0]
     rows, series = [], {}
     slopes: dict[str, float] = {}
-    from verify.fitting import loglog_slope
+    from fedbounds.verify.fitting import loglog_slope
 
     for sG in sGs:
         g = make_game({**P11_SET, "sigma_G": sG}, seed)

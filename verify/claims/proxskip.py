@@ -21,12 +21,12 @@ import numpy as np
 
 from fedbounds import engine
 from fedbounds.theorems import proxskip as _theorems
-from problems import proxskip as P
-from problems.base import AffineVIP
-from verify import exact
-from verify.algorithms import proxskip as A
-from verify.claim import Claim, Figure, Verdict, VerdictKind, decide_interval, decide_upper
-from verify.fitting import (
+from fedbounds.problems import proxskip as P
+from fedbounds.problems.base import AffineVIP
+from fedbounds.verify.exact import proxskip as exact
+from fedbounds.verify.algorithms import proxskip as A
+from fedbounds.verify.claim import Claim, Figure, Verdict, VerdictKind, decide_interval, decide_upper
+from fedbounds.verify.fitting import (
     first_below,
     loglog_slope,
     ols,
@@ -526,7 +526,7 @@ def p10(profile: str = "quick", seed: int = 0, **overrides: Any) -> Verdict:
     T = int(math.ceil(25 / (gamma * c["mu"])))
     hstar = prob.f(np.broadcast_to(prob.z_star, (prob.n, prob.d)))
     scale = float(np.sqrt(np.sum(hstar**2)))
-    import verify.executor as X
+    import fedbounds.verify.executor as X
 
     state = (np.zeros((R, prob.n, prob.d)), np.zeros((R, prob.n, prob.d)))
     JT = np.ascontiguousarray(prob.J.transpose(0, 2, 1))
@@ -621,7 +621,7 @@ def _trajectory(prob: AffineVIP, gamma: float, p: float | None, T: int, R: int, 
                 est: str, x0: np.ndarray, h0: np.ndarray | None) -> np.ndarray:
     """All iterates x_t (T+1, R, n, d) of ProxSkip (p given) or proximal GDA (p None), with the
     executor's streams for ``seed`` (so both see the same oracle noise)."""
-    import verify.executor as X
+    import fedbounds.verify.executor as X
 
     oracle = A._oracle(prob, est)
     out = np.empty((T + 1, R, prob.n, prob.d))
@@ -1101,7 +1101,7 @@ def p14(profile: str = "quick", seed: int = 0, **overrides: Any) -> Verdict:
     strict inequality for generic non-normal J. Random matrices: G-norm, G-sym and random normal
     clients, random non-normal monotone matrices, and the per-sample J_ij of the paper's
     quadratic-game generator. The statistic is the largest ratio lhs/rhs over all relations."""
-    from problems import linalg as LA
+    from fedbounds.problems import linalg as LA
 
     o = _options(profile, overrides, {"ell_scale": 1.0, "rtol": 1e-9}, "proxskip.p14")
     quick = profile == "quick"
@@ -1194,7 +1194,7 @@ def p14(profile: str = "quick", seed: int = 0, **overrides: Any) -> Verdict:
 def _shared_nonnormal(seed: int) -> tuple[AffineVIP, dict[str, float]]:
     """Three clients sharing the most non-normal per-sample matrix J_ij (smallest ℓ_spec/ℓ) of
     the paper's quadratic-game generator (n = 5, m = 20, d = 4), heterogeneity ζ² = 1 in b_i."""
-    from problems import linalg as LA
+    from fedbounds.problems import linalg as LA
 
     Jij = P.quadratic_game(n=5, m=20, d=4, seed=seed).Jij.reshape(-1, 4, 4)
     ratio = LA.spectral_cocoercivity_many(Jij) / LA.cocoercivity_many(Jij)
@@ -1218,7 +1218,7 @@ def p15(profile: str = "quick", seed: int = 0, **overrides: Any) -> Verdict:
     ``threshold_scale``·2/ℓ_spec; executor runs just below / above it must converge / be reported
     ``diverged`` (with the round). Whether Cor. 3.6's bound holds at the paper's γ is evidence."""
     o = _options(profile, overrides, {"threshold_scale": 1.0, "tol": 1e-6}, "proxskip.p15")
-    import verify.executor as X
+    import fedbounds.verify.executor as X
 
     prob, info = _shared_nonnormal(seed)
     cst = prob.constants
@@ -1313,7 +1313,7 @@ def p16(profile: str = "quick", seed: int = 0, **overrides: Any) -> Verdict:
     μ_i = 0 (digest §9 #35). The statistic is the largest relative error of β*, y* and μ
     (z* and μ are those of ``problems.proxskip.rls``: a linear solve and an eigenvalue)."""
     o = _options(profile, overrides, {"mu_scale": 1.0, "tol": 1e-8}, "proxskip.p16")
-    from problems import linalg as LA
+    from fedbounds.problems import linalg as LA
 
     if profile == "quick":
         cases = [(200, 8, 20, 50.0), (40, 4, 4, 1.1), (40, 4, 4, 1000.0)]

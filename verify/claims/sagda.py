@@ -13,11 +13,11 @@ from typing import Any
 import numpy as np
 
 from fedbounds import engine, registry
-from problems.minmax import make_game
-from verify.algorithms.sagda import compile_fsgda
-from verify.claim import Claim, Figure, Verdict, decide_at_most, decide_interval, decide_upper
-from verify.fitting import loglog_slope, mean_ci, plateau
-from verify.minmax_common import (
+from fedbounds.problems.minmax import make_game
+from fedbounds.verify.algorithms.sagda import compile_fsgda
+from fedbounds.verify.claim import Claim, Figure, Verdict, decide_at_most, decide_interval, decide_upper
+from fedbounds.verify.fitting import loglog_slope, mean_ci, plateau
+from fedbounds.verify.minmax_common import (
     fixed_point,
     grad_phi_affine,
     quad_expect,
@@ -262,7 +262,7 @@ def p5(profile: str = "quick", seed: int = 0, predicted: float = -0.5, **_: Any)
         gp = tr.metrics["grad_phi_sq"][:-1]
         per_rep.append(gp.mean(axis=0))
         avgs.append(float(gp.mean()))
-    from verify.fitting import replica_slope
+    from fedbounds.verify.fitting import replica_slope
     fit = replica_slope(np.array(Ts, float), np.array(per_rep).T)
     tol = 0.1
     v = "diverged" if not np.all(np.isfinite(avgs)) else decide_at_most(fit.lo, fit.hi,
@@ -744,7 +744,7 @@ def p4(profile: str = "quick", seed: int = 0, scale: float = 1.0, **_: Any) -> V
     (L526–L536), x and y. Statistic: largest lhs/rhs; violated only if (mean − 3 SE)/rhs > scale."""
     from itertools import combinations
 
-    from verify.minmax_common import noisy_grad
+    from fedbounds.verify.minmax_common import noisy_grad
 
     R = 4000 if profile == "quick" else 40000
     pset = {"M": 6, "sigma_x": 1.0, "sigma_y": 1.0, "sigma_G": 2.0}

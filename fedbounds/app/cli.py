@@ -19,11 +19,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from . import engine, registry
-from .complexity import accuracy_target, derive, fmt_order, pretty
-from .errors import BadInput
-from .findings import findings
-from .parse import parse_assignments
+from fedbounds import engine, registry
+from fedbounds.complexity import accuracy_target, derive, fmt_order, pretty
+from fedbounds.errors import BadInput
+from fedbounds.findings import findings
+from fedbounds.parse import parse_assignments
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help="Check published convergence theory for federated min-max and "
@@ -123,7 +123,7 @@ def list_cmd(json_: JsonOpt = False) -> None:
 def _extra_listing() -> dict[str, list[dict]]:
     """Claims, algorithms and problems from the numeric side, when it is installed."""
     try:
-        from verify import catalog  # the CLI layer may import verify (DESIGN)
+        from fedbounds.verify import catalog  # the CLI layer may import verify (DESIGN)
     except ImportError:
         return {"claims": [], "algorithms": [], "problems": []}
     return catalog.listing()
@@ -322,7 +322,7 @@ def complexity(theorem_id: Annotated[str, typer.Argument(metavar="ID")],
         out.print(f"note: {n}", markup=False)
 
 
-from . import cli_numeric  # noqa: E402,F401  (registers run/verify/report/counterexample)
+from . import numeric  # noqa: E402,F401  (registers run/verify/report/counterexample)
 
 
 def main() -> None:  # console script

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg as sla
 
-from problems.base import AffineVIP
+from fedbounds.problems.base import AffineVIP
 
 
 @dataclass(frozen=True)

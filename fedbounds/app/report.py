@@ -23,16 +23,16 @@ from pathlib import Path
 import sympy as sp
 from jinja2 import Environment, PackageLoader, select_autoescape
 
-from . import registry
-from .complexity import derive, fmt_order
-from .findings import findings
+from fedbounds import registry
+from fedbounds.complexity import derive, fmt_order
+from fedbounds.findings import findings
 
 VERDICT_COLOURS = {"confirmed": "#1a7f37", "refuted": "#cf222e", "inconclusive": "#9a6700",
                    "diverged": "#8250df"}
 
 
 def _env() -> Environment:
-    env = Environment(loader=PackageLoader("fedbounds", "templates"),
+    env = Environment(loader=PackageLoader("fedbounds.app", "templates"),
                       autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
     env.filters["num"] = _num
     env.filters["colour"] = lambda v: VERDICT_COLOURS.get(v, "#57606a")
@@ -125,7 +125,7 @@ def write_report(out: Path, profile: str = "quick", backend: str = "serial", see
                  papers: list[str] | None = None,
                  progress: Callable[[str], None] | None = None) -> dict:
     """Run every claim, render the report into ``out`` (atomically); return a summary."""
-    from verify import catalog  # the report layer may import verify (DESIGN)
+    from fedbounds.verify import catalog  # the report layer may import verify (DESIGN)
 
     from .runner import run_claims
 

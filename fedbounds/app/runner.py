@@ -12,15 +12,15 @@ import traceback
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 
-from .errors import BadInput
+from fedbounds.errors import BadInput
 
 BACKENDS = ("serial", "process", "dask")
 
 
 def run_claim(claim_id: str, profile: str, seed: int):
     """Run one claim by id (importable in worker processes) and time it."""
-    from verify import catalog
-    from verify.claim import Verdict
+    from fedbounds.verify import catalog
+    from fedbounds.verify.claim import Verdict
 
     claim = catalog.claims()[claim_id]
     t0 = time.perf_counter()

@@ -1,7 +1,7 @@
 """Numeric commands of the CLI: ``run``, ``verify``, ``report``, ``counterexample``.
 
 They sit on :mod:`verify` (executor, algorithms, claims); the theory commands live in
-:mod:`fedbounds.cli`. Verdicts are computed from runs every time.
+:mod:`fedbounds.app.cli`. Verdicts are computed from runs every time.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from .cli import JsonOpt, MoreOpt, SetOpt, app, assignments, emit_json, err, g, guarded, out
-from .errors import BadInput
+from fedbounds.errors import BadInput
 
 ProfileOpt = Annotated[str, typer.Option("--profile", help="quick (minutes) or full (slow)")]
 BackendOpt = Annotated[str, typer.Option("--backend", help="serial | process | dask")]
@@ -48,7 +48,7 @@ def run(algorithm: Annotated[str, typer.Argument(metavar="ALGORITHM")],
         seeds: Annotated[int, typer.Option("--seeds", help="replicas (independent runs)")] = 1,
         seed: SeedOpt = 0, json_: JsonOpt = False) -> None:
     """Run ALGORITHM on --problem; problem parameters and step sizes are --set values."""
-    from verify import catalog
+    from fedbounds.verify import catalog
 
     alg = catalog.lookup(catalog.algorithms(), algorithm, "ALGORITHM", "algorithm")
     if not problem:
@@ -103,7 +103,7 @@ def verify(target: Annotated[str, typer.Argument(metavar="[CLAIM|PAPER|all]")] =
            profile: ProfileOpt = "quick", backend: BackendOpt = "serial", seed: SeedOpt = 0,
            json_: JsonOpt = False) -> None:
     """Run claims and compute a verdict for each (confirmed/refuted/inconclusive/diverged)."""
-    from verify import catalog
+    from fedbounds.verify import catalog
 
     from .runner import run_claims
 
@@ -143,9 +143,9 @@ def report(profile: ProfileOpt = "quick", backend: BackendOpt = "serial", seed: 
            paper: Annotated[list[str] | None, typer.Option("--paper", help="only these papers")] = None,
            json_: JsonOpt = False) -> None:
     """Run every claim and write reports/index.html, <paper>.md/.html and one SVG per claim."""
-    from verify import catalog
+    from fedbounds.verify import catalog
 
-    from . import registry
+    from fedbounds import registry
     from .report import write_report
 
     _check_profile(profile)
@@ -196,7 +196,7 @@ def counterexample(theorem_id: Annotated[str, typer.Argument(metavar="ID")],
         raise BadInput("--set I", f"I={I_} must be an integer >= 1")
     if eta <= 0:
         raise BadInput("--set eta", f"eta={eta} must be > 0")
-    from verify.algorithms import feddro
+    from fedbounds.verify.algorithms import feddro
 
     doc = feddro.counterexample(case, int(I_), float(eta), rounds=rounds, decay=decay,
                                 variant=variant)
