@@ -1,12 +1,12 @@
-"""Discovery of papers and theorems: every module in :mod:`fedbounds.theorems` with ``THEOREMS``."""
+"""Discovery of papers and theorems: every theorems module (built in or a plugin's, see
+:mod:`fedbounds.plugins`) that defines ``THEOREMS`` (and ``PAPER``, its metadata)."""
 
 from __future__ import annotations
 
 import difflib
-import importlib
-import pkgutil
 from functools import cache
 
+from . import plugins
 from . import theorems as _pkg
 from .errors import BadInput
 from .model import Theorem
@@ -16,12 +16,15 @@ from .model import Theorem
 def papers() -> dict[str, dict]:
     """Paper key → metadata dict (with its theorems under ``"theorems"``)."""
     out: dict[str, dict] = {}
-    for info in sorted(pkgutil.iter_modules(_pkg.__path__), key=lambda i: i.name):
-        mod = importlib.import_module(f"{_pkg.__name__}.{info.name}")
-        if hasattr(mod, "THEOREMS"):
-            meta = dict(getattr(mod, "PAPER", {"key": info.name}))
-            meta["theorems"] = list(mod.THEOREMS)
-            out[meta["key"]] = meta
+    for mod in plugins.modules(_pkg, "theorems"):
+        if not hasattr(mod, "THEOREMS"):
+            continue
+        meta = dict(getattr(mod, "PAPER", {"key": mod.__name__.rsplit(".", 1)[-1]}))
+        if meta["key"] in out:
+            raise plugins.PluginError(mod.__name__, f"duplicate paper key {meta['key']!r}")
+        meta["theorems"] = list(mod.THEOREMS)
+        meta["module"] = mod.__name__
+        out[meta["key"]] = meta
     return out
 
 
@@ -31,8 +34,11 @@ def theorems() -> dict[str, Theorem]:
     out: dict[str, Theorem] = {}
     for meta in papers().values():
         for thm in meta["theorems"]:
+            if not isinstance(thm, Theorem):
+                raise plugins.PluginError(meta["module"], f"THEOREMS holds {thm!r}, which is "
+                                          "not a fedbounds Theorem")
             if thm.id in out:
-                raise RuntimeError(f"duplicate theorem id {thm.id}")
+                raise plugins.PluginError(meta["module"], f"duplicate theorem id {thm.id!r}")
             out[thm.id] = thm
     return out
 
@@ -46,3 +52,9 @@ def get(theorem_id: str, argument: str = "ID") -> Theorem:
     hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else \
         "; run `fedbounds list` for the ids"
     raise BadInput(argument, f"unknown theorem id {theorem_id!r}{hint}")
+
+
+def clear_caches() -> None:
+    """Forget discovered papers (after changing plugins, e.g. in tests)."""
+    papers.cache_clear()
+    theorems.cache_clear()

@@ -1,64 +1,98 @@
 """Discovery of claims, algorithms and problems (adding a paper touches no shared code).
 
-* ``verify/claims/<paper>.py`` exposes ``CLAIMS: list[Claim]``
-* ``verify/algorithms/<paper>.py`` exposes ``ALGORITHMS: list[AlgorithmEntry]``
-* ``problems/<paper>.py`` exposes ``PROBLEMS: list[ProblemEntry]``
+Each layer's modules come from :func:`fedbounds.plugins.modules` (the built-in folder plus the
+plugins' modules of that layer). A claims module's :class:`~.claim.ClaimSpec` objects, an
+algorithms module's :class:`~.algorithm.Algorithm` objects and a problems module's
+``PROBLEMS`` list are collected; nothing has to be registered by hand.
 """
 
 from __future__ import annotations
 
 import difflib
-import importlib
-import pkgutil
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import cache
 from types import ModuleType
+from typing import Any
 
+from fedbounds import plugins
 from fedbounds import problems as _problems
 from fedbounds.errors import BadInput
 from fedbounds.problems.base import ProblemEntry
 
 from . import algorithms as _algorithms
 from . import claims as _claims
-from .claim import Claim
+from .algorithm import Algorithm, AlgorithmEntry, Counterexample  # noqa: F401 (transitional)
+from .claim import Claim, ClaimSpec
 
 
-@dataclass(frozen=True)
-class AlgorithmEntry:
-    """A runnable algorithm: ``run(problem, config, rounds, seeds, seed) -> dict`` returning the
-    DESIGN "Runs" JSON fields ``constants``, ``config``, ``metrics``, ``summary``."""
-
-    name: str
-    paper: str
-    description: str
-    run: Callable[..., dict]
-    params: dict[str, tuple[float | None, str]] = field(default_factory=dict)
-    problems: tuple[str, ...] = ()  # problem names it accepts (empty: any of its paper)
+def _defined(module: ModuleType, kind: type) -> list[Any]:
+    """Objects of ``kind`` that ``module`` defines (not those it imports), in definition order;
+    a module may list them explicitly instead (``CLAIMS``/``ALGORITHMS``)."""
+    out = []
+    for value in vars(module).values():
+        if isinstance(value, kind) and getattr(value, "module", module.__name__) == module.__name__:
+            out.append(value)
+    return out
 
 
-def _modules(pkg: ModuleType) -> list[ModuleType]:
-    return [importlib.import_module(f"{pkg.__name__}.{i.name}")
-            for i in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name)]
-
-
-@cache
-def claims() -> dict[str, Claim]:
-    out: dict[str, Claim] = {}
-    for m in _modules(_claims):
-        for c in getattr(m, "CLAIMS", []):
-            out[c.id] = c
+def _unique(items: list[Any], key: str, what: str, module: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in items:
+        name = getattr(item, key)
+        if name in out and out[name] is not item:
+            raise plugins.PluginError(module, f"duplicate {what} {name!r}")
+        out[name] = item
     return out
 
 
 @cache
-def algorithms() -> dict[str, AlgorithmEntry]:
-    return {a.name: a for m in _modules(_algorithms) for a in getattr(m, "ALGORITHMS", [])}
+def claims() -> dict[str, ClaimSpec | Claim]:
+    out: dict[str, Any] = {}
+    for m in plugins.modules(_claims, "claims"):
+        found = list(getattr(m, "CLAIMS", [])) + _defined(m, ClaimSpec)
+        for cid, c in _unique(found, "id", "claim id", m.__name__).items():
+            if cid in out:
+                raise plugins.PluginError(m.__name__, f"duplicate claim id {cid!r}")
+            out[cid] = c
+    return out
+
+
+@cache
+def algorithms() -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for m in plugins.modules(_algorithms, "algorithms"):
+        found = list(getattr(m, "ALGORITHMS", [])) + _defined(m, Algorithm)
+        for name, a in _unique(found, "name", "algorithm", m.__name__).items():
+            if name in out:
+                raise plugins.PluginError(m.__name__, f"duplicate algorithm {name!r}")
+            out[name] = a
+    return out
+
+
+@cache
+def counterexamples() -> dict[str, Counterexample]:
+    """Theorem id → its :class:`~.algorithm.Counterexample`, from the algorithms modules."""
+    out: dict[str, Counterexample] = {}
+    for m in plugins.modules(_algorithms, "algorithms"):
+        for c in _defined(m, Counterexample):
+            out[c.theorem] = c
+    return out
 
 
 @cache
 def problems() -> dict[str, ProblemEntry]:
-    return {p.name: p for m in _modules(_problems) for p in getattr(m, "PROBLEMS", [])}
+    out: dict[str, ProblemEntry] = {}
+    for m in plugins.modules(_problems, "problems"):
+        for p in getattr(m, "PROBLEMS", []):
+            if p.name in out:
+                raise plugins.PluginError(m.__name__, f"duplicate problem {p.name!r}")
+            out[p.name] = p
+    return out
+
+
+def clear_caches() -> None:
+    """Forget discovered claims, algorithms and problems (after changing plugins)."""
+    for f in (claims, algorithms, counterexamples, problems):
+        f.cache_clear()
 
 
 def lookup(table: dict, name: str, argument: str, kind: str):
@@ -69,7 +103,7 @@ def lookup(table: dict, name: str, argument: str, kind: str):
     raise BadInput(argument, f"unknown {kind} {name!r}{hint}; allowed: {', '.join(sorted(table))}")
 
 
-def select_claims(target: str) -> list[Claim]:
+def select_claims(target: str) -> list:
     """``all``, a paper key, or one claim id."""
     table = claims()
     if target == "all":

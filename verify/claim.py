@@ -1,25 +1,271 @@
-"""Claims and verdicts (DESIGN "Verdicts"): a claim is a falsifiable prediction with a function
-that runs an experiment and *computes* a verdict from it, every time.
+"""Claims: a declared spec plus one measure function (DESIGN "Verdicts").
 
-Paper modules ``verify/claims/<paper>.py`` expose ``CLAIMS: list[Claim]``; discovery is in
-:mod:`verify.catalog`. A verdict carries the statistic, the prediction, the tolerance, the
-evidence (numbers a reader can check) and the data for one figure.
+A claim is a falsifiable prediction of a paper. It is written as a :class:`ClaimSpec` (id,
+prediction and its source, theorems and errata it checks, parameters per profile, the decision
+rule, the perturbation that must refute it, the figure's axes) around one *measure* function
+that runs the experiment and returns a :class:`Measurement` (the statistic with its interval,
+the series, the evidence, the run that reproduces it). :func:`evaluate` does the rest for every
+claim alike: it validates overrides, applies the profile, times, decides, and builds the figure
+and the :class:`Verdict`. A verdict is computed from the measurement every time, never stored.
+
+    @claim("toy.p1", title="GDA contracts at rate 1 − γμ", prediction="...", source="Thm 1",
+           rule=UpperBound(1.0), params={"T": 50}, perturb={"rate_scale": 0.5},
+           figure=FigureSpec("contraction", "t", "ratio"))
+    def p1(params: Params, seed: int) -> Measurement:
+        ...
+
+A variant (``p6a``, ``p6b``) is a second spec over the same measure: ``p6a.variant("x.p6b",
+params={...})``.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Literal
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, Protocol
+
+from fedbounds.errors import BadInput
 
 VerdictKind = Literal["confirmed", "refuted", "inconclusive", "diverged"]
 PROFILES = ("quick", "full")
+Params = Mapping[str, Any]
+
+
+# ---- what a measure function returns -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """The ``fedbounds run`` call that reproduces a claim's experiment (or one configuration of a
+    sweep: ``sweeps`` names the swept values). ``fedbounds run`` accepts it verbatim."""
+
+    algorithm: str
+    problem: str
+    set: Mapping[str, float | int] = field(default_factory=dict)
+    rounds: int = 100
+    seeds: int = 1
+    seed: int = 0
+    sweeps: Mapping[str, Sequence[Any]] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"algorithm": self.algorithm, "problem": self.problem,
+                               "set": dict(self.set), "rounds": self.rounds,
+                               "seeds": self.seeds, "seed": self.seed}
+        if self.sweeps:
+            out["sweeps"] = {k: list(v) for k, v in self.sweeps.items()}
+        return out
+
+    def command(self) -> str:
+        line = f"fedbounds run {self.algorithm} --problem {self.problem}"
+        if self.set:
+            line += " --set " + " ".join(f"{k}={_num(v)}" for k, v in self.set.items())
+        line += f" --rounds {self.rounds} --seeds {self.seeds} --seed {self.seed}"
+        if self.sweeps:
+            line += "  # swept: " + "; ".join(f"{k} in {list(v)}" for k, v in self.sweeps.items())
+        return line
+
+
+def _num(x: Any) -> str:
+    return repr(x) if isinstance(x, float) else str(x)
+
+
+@dataclass(frozen=True)
+class Check:
+    """A side condition of a claim's decision: when it fails the verdict becomes ``on_fail``
+    (``refuted`` overrides any verdict but ``diverged``; ``inconclusive`` overrides
+    ``confirmed``)."""
+
+    name: str
+    passed: bool
+    on_fail: Literal["refuted", "inconclusive"] = "refuted"
+
+
+@dataclass
+class Measurement:
+    """What a measure function computed: the statistic (with its confidence interval where it
+    has one), a reference value the rule may compare against when the run computes it (e.g. a
+    theorem's bound at the instance's constants), the figure's series and reference lines, the
+    evidence, the run that reproduces it, side checks, and ``diverged`` / ``inconclusive``
+    reasons when the experiment blew up or gave too little signal."""
+
+    statistic: float | None
+    interval: tuple[float, float] | None = None
+    reference: float | None = None
+    series: dict[str, tuple[list[float], list[float]]] = field(default_factory=dict)
+    hlines: dict[str, float] = field(default_factory=dict)
+    evidence: dict[str, Any] = field(default_factory=dict)
+    run: RunConfig | None = None
+    checks: Sequence[Check] = ()
+    diverged: str | None = None
+    inconclusive: str | None = None
+    predicted: float | str | None = None  # shown instead of the rule's value when given
+    tolerance: float | str | None = None
+
+
+# ---- decision rules ----------------------------------------------------------------------------
+
+Value = float | str  # a number, the name of a claim parameter, or "reference" (the measurement's)
+
+
+def resolve(value: Value, params: Params, m: Measurement) -> float:
+    """A rule's number: literal, a claim parameter by name, or the measurement's reference."""
+    if isinstance(value, str):
+        if value == "reference":
+            if m.reference is None:
+                raise ValueError("the rule compares against the measurement's reference, "
+                                 "but the measure function returned none")
+            return float(m.reference)
+        return float(params[value])
+    return float(value)
+
+
+def _ends(m: Measurement) -> tuple[float, float]:
+    s = math.nan if m.statistic is None else float(m.statistic)
+    return (float(m.interval[0]), float(m.interval[1])) if m.interval is not None else (s, s)
+
+
+def _finite(*xs: float) -> bool:
+    return all(math.isfinite(x) for x in xs)
+
+
+class Rule(Protocol):
+    """A decision rule: ``decide`` gives the verdict, ``expected`` the prediction and tolerance
+    a reader sees, ``words`` the rule in words."""
+
+    def decide(self, m: Measurement, params: Params) -> VerdictKind: ...
+    def expected(self, m: Measurement, params: Params) -> tuple[float | str, float | str]: ...
+    def words(self, m: Measurement, params: Params) -> str: ...
+
+
+@dataclass(frozen=True)
+class UpperBound:
+    """Confirmed if the statistic is at most ``bound``·(1 + ``rtol``). ``end`` picks what is
+    compared: the statistic, or the lower end of its interval (refuted only when even the
+    lower end exceeds the bound)."""
+
+    bound: Value = 1.0
+    rtol: Value = 1e-9
+    end: Literal["statistic", "lower"] = "statistic"
+
+    def decide(self, m: Measurement, params: Params) -> VerdictKind:
+        x = _ends(m)[0] if self.end == "lower" else (
+            math.nan if m.statistic is None else float(m.statistic))
+        if not _finite(x):
+            return "diverged"
+        bound = resolve(self.bound, params, m)
+        return "confirmed" if x <= bound * (1 + resolve(self.rtol, params, m)) else "refuted"
+
+    def expected(self, m: Measurement, params: Params) -> tuple[float | str, float | str]:
+        return (f"<= {resolve(self.bound, params, m):g}",
+                f"{resolve(self.rtol, params, m):g} (relative)")
+
+    def words(self, m: Measurement, params: Params) -> str:
+        what = "the lower end of the statistic's interval" if self.end == "lower" else \
+            "the statistic"
+        return (f"confirmed if {what} is at most {resolve(self.bound, params, m):g} × "
+                f"(1 + {resolve(self.rtol, params, m):g}), refuted otherwise")
+
+
+@dataclass(frozen=True)
+class LowerBound:
+    """Confirmed if the statistic is at least ``bound``·(1 − ``rtol``)."""
+
+    bound: Value
+    rtol: Value = 0.0
+
+    def decide(self, m: Measurement, params: Params) -> VerdictKind:
+        x = math.nan if m.statistic is None else float(m.statistic)
+        if not _finite(x):
+            return "diverged"
+        bound = resolve(self.bound, params, m)
+        return "confirmed" if x >= bound * (1 - resolve(self.rtol, params, m)) else "refuted"
+
+    def expected(self, m: Measurement, params: Params) -> tuple[float | str, float | str]:
+        return (f">= {resolve(self.bound, params, m):g}",
+                f"{resolve(self.rtol, params, m):g} (relative)")
+
+    def words(self, m: Measurement, params: Params) -> str:
+        return (f"confirmed if the statistic is at least {resolve(self.bound, params, m):g} × "
+                f"(1 − {resolve(self.rtol, params, m):g}), refuted otherwise")
+
+
+@dataclass(frozen=True)
+class Interval:
+    """Confidence interval [lo, hi] (the statistic itself when it has none) against
+    ``predicted`` ± ``tol``: confirmed if they overlap, refuted if the interval lies outside,
+    inconclusive if it is wider than ``max_width``·``tol``."""
+
+    predicted: Value
+    tol: Value
+    max_width: float = 4.0
+
+    def decide(self, m: Measurement, params: Params) -> VerdictKind:
+        lo, hi = _ends(m)
+        if not _finite(lo, hi):
+            return "diverged"
+        pred, tol = resolve(self.predicted, params, m), resolve(self.tol, params, m)
+        if hi - lo > self.max_width * tol:
+            return "inconclusive"
+        if hi < pred - tol or lo > pred + tol:
+            return "refuted"
+        return "confirmed"
+
+    def expected(self, m: Measurement, params: Params) -> tuple[float | str, float | str]:
+        return resolve(self.predicted, params, m), resolve(self.tol, params, m)
+
+    def words(self, m: Measurement, params: Params) -> str:
+        pred, tol = resolve(self.predicted, params, m), resolve(self.tol, params, m)
+        return (f"confirmed if the statistic's interval overlaps {pred:g} ± {tol:g}, refuted if "
+                f"it lies outside, inconclusive if it is wider than {self.max_width:g} × {tol:g}")
+
+
+@dataclass(frozen=True)
+class AtMost:
+    """One-sided: the interval of a statistic predicted to be at most ``bound`` (± ``tol``).
+    Refuted if the whole interval lies above bound + tol, confirmed if it lies below,
+    inconclusive otherwise."""
+
+    bound: Value
+    tol: Value = 0.0
+
+    def decide(self, m: Measurement, params: Params) -> VerdictKind:
+        lo, hi = _ends(m)
+        if not _finite(lo, hi):
+            return "diverged"
+        edge = resolve(self.bound, params, m) + resolve(self.tol, params, m)
+        if lo > edge:
+            return "refuted"
+        return "confirmed" if hi <= edge else "inconclusive"
+
+    def expected(self, m: Measurement, params: Params) -> tuple[float | str, float | str]:
+        return f"<= {resolve(self.bound, params, m):g}", resolve(self.tol, params, m)
+
+    def words(self, m: Measurement, params: Params) -> str:
+        edge = resolve(self.bound, params, m) + resolve(self.tol, params, m)
+        return (f"refuted if the statistic's whole interval lies above {edge:g}, confirmed if it "
+                f"lies at or below, inconclusive otherwise")
+
+
+# ---- the spec ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FigureSpec:
+    """The figure's axes; the series come from the measurement."""
+
+    title: str
+    xlabel: str
+    ylabel: str
+    logx: bool = False
+    logy: bool = True
+    kind: Literal["line", "scatter"] = "line"
 
 
 @dataclass
 class Figure:
-    """Data for one figure: named series of (x, y) plus axis labels and reference lines."""
+    """Data for one figure: named series of (x, y), axis labels and reference lines."""
 
     title: str
     xlabel: str
@@ -27,8 +273,112 @@ class Figure:
     series: dict[str, tuple[list[float], list[float]]]
     logx: bool = False
     logy: bool = True
-    hlines: dict[str, float] = field(default_factory=dict)  # label -> y (e.g. a bound or floor)
+    hlines: dict[str, float] = field(default_factory=dict)
     kind: Literal["line", "scatter"] = "line"
+
+
+Measure = Callable[[Params, int], Measurement]
+
+
+@dataclass(frozen=True)
+class ClaimSpec:
+    """A claim: what is predicted, where the paper says it, how it is decided and perturbed.
+
+    ``params`` are the quick profile's values and declare the allowed names (an override's
+    type must match its default's); ``profiles`` overrides them per profile (``"full"``).
+    ``perturb`` is a set of overrides under which the claim must be ``refuted`` (the contract
+    test checks it)."""
+
+    id: str
+    title: str
+    prediction: str
+    source: str
+    measure: Measure
+    rule: Rule
+    figure: FigureSpec
+    params: Mapping[str, Any] = field(default_factory=dict)
+    profiles: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    perturb: Mapping[str, Any] = field(default_factory=dict)
+    theorems: tuple[str, ...] = ()
+    errata: tuple[str, ...] = ()
+    own: bool = False
+    module: str = ""
+
+    @property
+    def paper(self) -> str:
+        return self.id.split(".", 1)[0]
+
+    @property
+    def description(self) -> str:
+        return self.title
+
+    def variant(self, id: str, **changes: Any) -> ClaimSpec:
+        """A second claim over the same measure (``params`` and ``profiles`` are merged)."""
+        params = {**self.params, **changes.pop("params", {})}
+        profiles = {k: {**self.profiles.get(k, {}), **v}
+                    for k, v in {**self.profiles, **changes.pop("profiles", {})}.items()}
+        return replace(self, id=id, params=params, profiles=profiles, **changes)
+
+    def resolve_params(self, profile: str = "quick", overrides: Mapping[str, Any] | None = None
+                       ) -> dict[str, Any]:
+        """The parameters of a run: defaults, then the profile's, then validated overrides."""
+        if profile not in PROFILES:
+            raise BadInput("--profile", f"{profile!r} is not a profile; allowed: "
+                           f"{', '.join(PROFILES)}")
+        out = {**self.params, **self.profiles.get(profile, {})}
+        for name, value in (overrides or {}).items():
+            if name not in out:
+                raise BadInput(name, f"{self.id}: unknown parameter {name!r}; allowed: "
+                               f"{', '.join(sorted(out)) or '(none)'}")
+            out[name] = _checked(self.id, name, value, out[name])
+        return out
+
+    def run(self, profile: str = "quick", seed: int = 0, **overrides: Any) -> Verdict:
+        return evaluate(self, profile, seed, **overrides)
+
+
+def _checked(claim_id: str, name: str, value: Any, default: Any) -> Any:
+    """An override must be of its default's kind: a number for a number (an integer for an
+    integer), a string for a string, a sequence for a sequence."""
+    def bad(kind: str) -> BadInput:
+        return BadInput(name, f"{claim_id}: parameter {name!r} takes {kind}, got {value!r}")
+
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise bad("true or false")
+    elif isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise bad("an integer")
+    elif isinstance(default, float):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise bad("a number")
+        value = float(value)
+    elif isinstance(default, str):
+        if not isinstance(value, str):
+            raise bad("a string")
+    elif isinstance(default, (tuple, list)):
+        if not isinstance(value, (tuple, list)):
+            raise bad("a sequence")
+        value = type(default)(value)
+    return value
+
+
+def claim(id: str, *, title: str, prediction: str, source: str, rule: Rule, figure: FigureSpec,
+          params: Mapping[str, Any] | None = None,
+          profiles: Mapping[str, Mapping[str, Any]] | None = None,
+          perturb: Mapping[str, Any] | None = None, theorems: Sequence[str] = (),
+          errata: Sequence[str] = (), own: bool = False) -> Callable[[Measure], ClaimSpec]:
+    """Declare a claim around its measure function (the decorated name becomes the spec)."""
+    def wrap(measure: Measure) -> ClaimSpec:
+        return ClaimSpec(id=id, title=title, prediction=prediction, source=source,
+                         measure=measure, rule=rule, figure=figure, params=dict(params or {}),
+                         profiles={k: dict(v) for k, v in (profiles or {}).items()},
+                         perturb=dict(perturb or {}), theorems=tuple(theorems),
+                         errata=tuple(errata), own=own, module=measure.__module__)
+    return wrap
+
+
+# ---- the verdict -------------------------------------------------------------------------------
 
 
 @dataclass
@@ -40,25 +390,88 @@ class Verdict:
     tolerance: float | str | None
     evidence: dict[str, Any]
     figure: Figure | None = None
-    config: dict[str, Any] = field(default_factory=dict)  # to rerun with `fedbounds run`
+    config: dict[str, Any] = field(default_factory=dict)  # a RunConfig: `fedbounds run` input
     seconds: float | None = None
+    rule: str = ""
 
     def as_json(self) -> dict[str, Any]:
-        def clean(x: Any) -> Any:
-            if isinstance(x, float) and not math.isfinite(x):
-                return None
-            if isinstance(x, dict):
-                return {k: clean(v) for k, v in x.items()}
-            if isinstance(x, (list, tuple)):
-                return [clean(v) for v in x]
-            if hasattr(x, "item") and callable(x.item):  # numpy scalar
-                return clean(x.item())
-            return x
+        return _clean({"id": self.id, "verdict": self.verdict, "statistic": self.statistic,
+                       "predicted": self.predicted, "tolerance": self.tolerance,
+                       "rule": self.rule, "evidence": self.evidence, "config": self.config,
+                       "seconds": self.seconds})
 
-        return clean({"id": self.id, "verdict": self.verdict, "statistic": self.statistic,
-                      "predicted": self.predicted, "tolerance": self.tolerance,
-                      "evidence": self.evidence, "config": self.config,
-                      "seconds": self.seconds})
+
+def _clean(x: Any) -> Any:
+    """JSON-safe: non-finite floats become None, numpy scalars Python numbers."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, dict):
+        return {k: _clean(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_clean(v) for v in x]
+    if hasattr(x, "item") and callable(x.item):  # numpy scalar
+        return _clean(x.item())
+    return x
+
+
+def decide(rule: Rule, m: Measurement, params: Params) -> VerdictKind:
+    """The verdict of a measurement: ``diverged`` and ``inconclusive`` reasons first, then the
+    rule, then the side checks (a failed ``refuted`` check overrides the rule's verdict, a failed
+    ``inconclusive`` check overrides ``confirmed``)."""
+    if m.diverged is not None:
+        return "diverged"
+    if m.inconclusive is not None:
+        return "inconclusive"
+    verdict = rule.decide(m, params)
+    if verdict == "diverged":
+        return verdict
+    failed = {c.on_fail for c in m.checks if not c.passed}
+    if "refuted" in failed:
+        return "refuted"
+    if "inconclusive" in failed and verdict == "confirmed":
+        return "inconclusive"
+    return verdict
+
+
+def evaluate(spec: ClaimSpec, profile: str = "quick", seed: int = 0,
+             **overrides: Any) -> Verdict:
+    """Run a claim: validate, measure, decide, and build its figure and verdict."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise BadInput("--seed", f"must be a non-negative integer, got {seed!r}")
+    params = spec.resolve_params(profile, overrides)
+    start = time.perf_counter()
+    m = spec.measure(params, seed)
+    verdict = decide(spec.rule, m, params)
+    evidence = dict(m.evidence)
+    if m.diverged is not None:
+        evidence.setdefault("diverged", m.diverged)
+    if m.inconclusive is not None:
+        evidence.setdefault("inconclusive", m.inconclusive)
+    if m.interval is not None:
+        evidence.setdefault("interval", [float(m.interval[0]), float(m.interval[1])])
+    if m.checks:
+        evidence.setdefault("checks", {c.name: c.passed for c in m.checks})
+    evidence.setdefault("params", {k: v for k, v in params.items()
+                                   if isinstance(v, (int, float, str, bool))})
+    figure = Figure(spec.figure.title, spec.figure.xlabel, spec.figure.ylabel, dict(m.series),
+                    spec.figure.logx, spec.figure.logy, dict(m.hlines), spec.figure.kind)
+    try:
+        predicted, tolerance = spec.rule.expected(m, params)
+        words = spec.rule.words(m, params)
+    except ValueError:  # a rule that compares against a reference the run could not compute
+        predicted, tolerance, words = None, None, ""
+    if m.predicted is not None:
+        predicted = m.predicted
+    if m.tolerance is not None:
+        tolerance = m.tolerance
+    return Verdict(spec.id, verdict, None if m.statistic is None else float(m.statistic),
+                   predicted, tolerance, evidence, figure if m.series else None,
+                   m.run.as_json() if m.run is not None else {},
+                   time.perf_counter() - start, words)
+
+
+
+# ---- transitional: the pre-redesign claim shape (removed once every paper is converted) --------
 
 
 def decide_upper(statistic: float, bound: float, rtol: float = 1e-9) -> VerdictKind:

@@ -14,12 +14,24 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from .cli import JsonOpt, MoreOpt, SetOpt, app, assignments, emit_json, err, g, guarded, out
 from fedbounds.errors import BadInput
 
-ProfileOpt = Annotated[str, typer.Option("--profile", help="quick (minutes) or full (slow)")]
-BackendOpt = Annotated[str, typer.Option("--backend", help="serial | process | dask")]
-SeedOpt = Annotated[int, typer.Option("--seed", help="seed of the root SeedSequence")]
+from .common import (
+    BackendOpt,
+    JsonOpt,
+    MoreOpt,
+    ProfileOpt,
+    SeedOpt,
+    SetOpt,
+    app,
+    assignments,
+    emit_json,
+    err,
+    fmt,
+    g,
+    guarded,
+    out,
+)
 
 
 def _check_profile(profile: str) -> None:
@@ -122,18 +134,14 @@ def verify(target: Annotated[str, typer.Argument(metavar="[CLAIM|PAPER|all]")] =
         t.add_column(col, no_wrap=col == "claim")
     colours = {"confirmed": "green", "refuted": "red", "inconclusive": "yellow", "diverged": "magenta"}
     for v in verdicts:
-        t.add_row(v.id, f"[{colours[v.verdict]}]{v.verdict}[/]", _fmt(v.statistic),
-                  _fmt(v.predicted), _fmt(v.tolerance), g(v.seconds))
+        t.add_row(v.id, f"[{colours[v.verdict]}]{v.verdict}[/]", fmt(v.statistic),
+                  fmt(v.predicted), fmt(v.tolerance), g(v.seconds))
     out.print(t)
     counts = Counter(v.verdict for v in verdicts)
     out.print(", ".join(f"{n} {k}" for k, n in counts.items()))
     for v in verdicts:
         if "error" in v.evidence:
             err.print(f"[yellow]{v.id}[/]: {v.evidence['error']}", highlight=False)
-
-
-def _fmt(x) -> str:
-    return g(float(x)) if isinstance(x, (int, float)) and not isinstance(x, bool) else str(x)
 
 
 @app.command()
@@ -146,6 +154,7 @@ def report(profile: ProfileOpt = "quick", backend: BackendOpt = "serial", seed: 
     from fedbounds.verify import catalog
 
     from fedbounds import registry
+
     from .report import write_report
 
     _check_profile(profile)

@@ -1,0 +1,249 @@
+"""Theory commands: ``list``, ``show``, ``check``, ``max-step``, ``bound``, ``complexity``.
+
+Exit codes: 0 done (``check``: feasible), 1 ``check`` infeasible, 2 bad input, 3 internal error.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import sympy as sp
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from fedbounds import engine, registry
+from fedbounds.complexity import accuracy_target, derive, fmt_order, pretty
+from fedbounds.errors import BadInput
+from fedbounds.findings import findings
+from fedbounds.verify import catalog
+
+from .common import JsonOpt, MoreOpt, SetOpt, app, assignments, emit_json, err, esc, g, guarded, out
+
+
+# ---------------------------------------------------------------------------------------------
+@app.command("list")
+@guarded
+def list_cmd(json_: JsonOpt = False) -> None:
+    """Theorems (and claims, algorithms, problems once registered)."""
+    rows = [{"id": t.id, "paper": t.paper, "title": t.title, "source": t.source,
+             "corrected_of": t.corrected_of} for t in registry.theorems().values()]
+    extra = _extra_listing()
+    if json_:
+        emit_json({"theorems": rows, **extra})
+        return
+    table = Table(title="theorems", show_lines=False)
+    table.add_column("id", no_wrap=True)
+    table.add_column("title")
+    table.add_column("source")
+    for r in rows:
+        table.add_row(*esc(r["id"], r["title"], r["source"]))
+    out.print(table)
+    for kind, items in extra.items():
+        if items:
+            t = Table(title=kind)
+            t.add_column("id")
+            t.add_column("description")
+            for it in items:
+                t.add_row(*esc(it["id"], it.get("description", "")))
+            out.print(t)
+
+
+def _extra_listing() -> dict[str, list[dict]]:
+    """Claims, algorithms and problems from the numeric side."""
+    return catalog.listing()
+
+
+@app.command()
+@guarded
+def show(theorem_id: Annotated[str, typer.Argument(metavar="ID")], json_: JsonOpt = False) -> None:
+    """Statement, symbols with domains, conditions with source lines, bound, errata."""
+    t = registry.get(theorem_id)
+    syms = [t.notation.spec(n) for n in t.inputs()]
+    data = {
+        "id": t.id, "paper": t.paper, "title": t.title, "source": t.source,
+        "statement": t.statement, "assumptions": t.assumptions,
+        "symbols": [{"name": s.name, "description": s.description,
+                     "domain": s.domain.describe(), "source": s.source} for s in syms],
+        "derived": [{"name": k.name, "expr": sp.sstr(v)} for k, v in t.derived.items()],
+        "conditions": [{"name": c.name, "relation": sp.sstr(c.rel), "source": c.source,
+                        "note": c.note} for c in t.conditions],
+        "bound": {"lhs": t.bound_lhs, "sense": t.bound_sense, "terms": [{"name": b.name, "expr": sp.sstr(b.expr),
+                                                  "source": b.source} for b in t.bound]},
+        "schedule": {k.name: sp.sstr(v) for k, v in t.schedule.items()},
+        "claimed": {k: sp.sstr(v) for k, v in t.claimed.items()},
+        "errata": [{"id": e.id, "source": e.source, "printed": e.printed,
+                    "corrected": e.corrected, "description": e.description, "digest": e.digest}
+                   for e in t.errata],
+        "corrected_of": t.corrected_of, "notes": t.notes, "algorithms": t.algorithms,
+        "findings": [f.as_json() for f in findings(t)],
+    }
+    if json_:
+        emit_json(data)
+        return
+    out.print(f"[bold]{escape(t.id)}[/] — {escape(t.title)}  [dim]({escape(t.source)})[/]")
+    if t.corrected_of:
+        out.print(f"[yellow]corrected variant of {t.corrected_of}[/]")
+    out.print(t.statement, markup=False)
+    for a in t.assumptions:
+        out.print(f"  • {a}", markup=False)
+    st = Table(title="symbols")
+    for c in ("name", "domain", "meaning", "source"):
+        st.add_column(c)
+    for s in syms:
+        st.add_row(*esc(s.name, s.domain.describe(), s.description, s.source))
+    for k, v in t.derived.items():
+        st.add_row(*esc(k.name, "derived", f"{k.name} = {sp.sstr(v)}", ""))
+    out.print(st)
+    ct = Table(title="conditions")
+    for c in ("name", "relation", "source"):
+        ct.add_column(c)
+    for c in t.conditions:
+        ct.add_row(*esc(c.name, sp.sstr(c.rel), c.source))
+    out.print(ct)
+    if t.bound:
+        rel = "≥" if t.bound_sense == ">=" else "≤"
+        bt = Table(title=escape(f"bound: {t.bound_lhs} {rel} sum of"))
+        for c in ("term", "expression", "source"):
+            bt.add_column(c)
+        for b in t.bound:
+            bt.add_row(*esc(b.name, sp.sstr(b.expr), b.source))
+        out.print(bt)
+    if t.schedule:
+        out.print("schedule: " + escape(", ".join(f"{k} = {sp.sstr(v)}"
+                                                  for k, v in t.schedule.items()))
+                  + f"  [dim]({escape(t.schedule_source)})[/]")
+    if t.errata:
+        et = Table(title="errata")
+        for c in ("id", "line", "printed", "corrected", "why"):
+            et.add_column(c)
+        for e in t.errata:
+            et.add_row(*esc(e.id, e.source, e.printed, e.corrected, e.description))
+        out.print(et)
+    else:
+        out.print("errata: none documented for this statement")
+    for n in t.notes:
+        out.print(f"note: {n}", markup=False)
+    for f in data["findings"]:
+        out.print(f"finding (computed from the conditions): {f['text']}", markup=False,
+                  highlight=False)
+
+
+@app.command()
+@guarded
+def check(theorem_id: Annotated[str, typer.Argument(metavar="ID")], more: MoreOpt = None,
+          set_: SetOpt = None,
+          json_: JsonOpt = False) -> None:
+    """Each condition of ID at the given values: lhs, rhs, margin, holds. Exit 1 if any fails."""
+    t = registry.get(theorem_id)
+    feasible, results = engine.check(t, assignments(set_, more))
+    if json_:
+        emit_json({"theorem": t.id, "feasible": feasible,
+                   "conditions": [r.as_json() for r in results]})
+    else:
+        table = Table(title=f"{t.id}: {'feasible' if feasible else 'INFEASIBLE'}")
+        for c in ("condition", "lhs", "rhs", "margin", "holds", "source"):
+            table.add_column(c)
+        for r in results:
+            table.add_row(*esc(r.name, g(r.lhs), g(r.rhs), g(r.margin)),
+                          "[green]yes[/]" if r.holds else "[red]no[/]", escape(r.source))
+        out.print(table)
+    raise typer.Exit(0 if feasible else 1)
+
+
+@app.command("max-step")
+@guarded
+def max_step(theorem_id: Annotated[str, typer.Argument(metavar="ID")],
+             more: MoreOpt = None,
+             vary: Annotated[str, typer.Option("--vary", help="symbol to maximise")] = "",
+             set_: SetOpt = None, json_: JsonOpt = False) -> None:
+    """Largest value of --vary satisfying every condition of ID, the others fixed by --set."""
+    t = registry.get(theorem_id)
+    if not vary:
+        raise BadInput("--vary", "required: the symbol to maximise, e.g. --vary gamma")
+    r = engine.max_step(t, vary, assignments(set_, more))
+    if json_:
+        emit_json(r.as_json(t.id))
+        return
+    if r.value is None:
+        msg = "unbounded above (every large value is feasible)" if r.unbounded else \
+            f"no feasible value; failing: {', '.join(r.binding_all) or '—'}"
+        out.print(f"{t.id}: {vary}: {msg}", markup=False)
+        return
+    out.print(f"{t.id}: largest {vary} = [bold]{r.value!r}[/]"
+              f"{'' if r.attained else ' (supremum, not attained: strict condition)'}")
+    out.print(f"binding: {', '.join(r.binding_all) or '—'}", markup=False)
+    if not r.interval:
+        segs = "; ".join(f"[{a:.6g}, {b:.6g}]" for a, b in r.segments)
+        out.print(f"[yellow]the feasible set is not an interval:[/] {segs}")
+
+
+@app.command("bound")
+@guarded
+def bound_cmd(theorem_id: Annotated[str, typer.Argument(metavar="ID")], more: MoreOpt = None,
+          set_: SetOpt = None,
+              json_: JsonOpt = False) -> None:
+    """Value of the bound of ID and its named terms."""
+    t = registry.get(theorem_id)
+    r = engine.bound(t, assignments(set_, more))
+    if json_:
+        emit_json({"theorem": t.id, "value": r.value, "terms": r.terms, "derived": r.derived,
+                   "lhs": t.bound_lhs, "conditions_hold": r.feasible, "violated": r.violated})
+        return
+    rel = "≥" if t.bound_sense == ">=" else "≤"
+    table = Table(title=escape(f"{t.id}: {t.bound_lhs} {rel} {g(r.value)}"))
+    table.add_column("term")
+    table.add_column("value")
+    table.add_column("source")
+    for b in t.bound:
+        table.add_row(*esc(b.name, g(r.terms[b.name]), b.source))
+    for k, v in r.derived.items():
+        table.add_row(f"({k})", g(v), "derived")
+    out.print(table)
+    if not r.feasible:
+        err.print(f"[yellow]warning[/]: conditions violated: {escape(', '.join(r.violated))} — "
+                  "the bound is not guaranteed at these values", highlight=False)
+
+
+@app.command()
+@guarded
+def complexity(theorem_id: Annotated[str, typer.Argument(metavar="ID")],
+               json_: JsonOpt = False) -> None:
+    """Orders derived from the encoded bound and schedule, beside the paper's claims."""
+    t = registry.get(theorem_id)
+    rep = derive(t)
+    if json_:
+        emit_json(rep.as_json())
+        return
+    out.print(f"[bold]{escape(t.id)}[/] — {escape(t.title)}")
+    if rep.T_eps is not None:
+        target = accuracy_target(t)
+        out.print(f"T_ε (bound ≤ {pretty(target) if target is not None else 'ε'}, term by term): "
+                  f"{pretty(rep.T_eps)}", highlight=False)
+    for reg in rep.regimes:
+        table = Table(title=escape(f"{reg.name}  [{reg.source}]"))
+        table.add_column("cost", no_wrap=True)
+        table.add_column("derived", overflow="fold")
+        table.add_column("claimed", overflow="fold")
+        table.add_column("verdict", no_wrap=True)
+        for row in reg.rows:
+            colour = {"agree": "green", "disagree": "red"}.get(row.verdict, "yellow")
+            table.add_row(*esc(row.cost, fmt_order(row.derived_order), fmt_order(row.claimed)),
+                          f"[{colour}]{row.verdict}[/]")
+        out.print(table)
+        if reg.note:
+            out.print(f"  note: {reg.note}", markup=False)
+        for row in reg.rows:
+            if row.verdict == "disagree":
+                out.print(f"  {row.cost}: {row.detail}", markup=False)
+    if rep.schedule:
+        st = Table(title="schedule vs conditions")
+        for c in ("condition", "verdict", "detail", "source"):
+            st.add_column(c)
+        for s in rep.schedule:
+            st.add_row(*esc(s.condition, s.verdict, s.detail, s.source))
+        out.print(st)
+    for n in rep.notes:
+        out.print(f"note: {n}", markup=False)
+
+

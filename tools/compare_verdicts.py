@@ -1,0 +1,54 @@
+"""Compare `fedbounds verify … --json` output with a recorded reference, claim by claim.
+
+    python tools/compare_verdicts.py NEW.json [--reference tests/data/verdicts_before_redesign.json]
+                                     [--rtol 1e-9]
+
+A claim differs when its verdict differs or its statistic differs by more than ``rtol``
+relative (a missing claim on either side is listed too). Exit 1 when anything differs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+REFERENCE = Path(__file__).resolve().parent.parent / "tests/data/verdicts_before_redesign.json"
+
+
+def differences(new: dict, reference: dict, rtol: float = 1e-9) -> list[str]:
+    """One line per claim whose verdict or statistic moved (claims in ``new`` only are
+    ignored: they are new claims, not moved ones)."""
+    got = {c["id"]: c for c in new["claims"]}
+    out = []
+    for ref in reference["claims"]:
+        cid = ref["id"]
+        if cid not in got:
+            out.append(f"{cid}: missing")
+            continue
+        c = got[cid]
+        if c["verdict"] != ref["verdict"]:
+            out.append(f"{cid}: verdict {ref['verdict']} -> {c['verdict']}")
+        a, b = ref["statistic"], c["statistic"]
+        if (a is None) != (b is None) or (a is not None and not math.isclose(
+                a, b, rel_tol=rtol, abs_tol=1e-300)):
+            out.append(f"{cid}: statistic {a!r} -> {b!r}")
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("new", type=Path)
+    ap.add_argument("--reference", type=Path, default=REFERENCE)
+    ap.add_argument("--rtol", type=float, default=1e-9)
+    a = ap.parse_args()
+    diff = differences(json.loads(a.new.read_text()), json.loads(a.reference.read_text()),
+                       a.rtol)
+    print("\n".join(diff) if diff else "no claim moved")
+    return 1 if diff else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
