@@ -90,6 +90,7 @@ class Algorithm:
     build: Callable[[Any, Mapping[str, Any]], Method]
     params: Mapping[str, Param] = field(default_factory=dict)
     problems: tuple[str, ...] = ()  # problem names it accepts
+    module: str = ""  # the defining module (set by discovery helpers; optional)
 
     def config(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """Declared defaults overridden by validated ``values`` (unknown names are refused)."""

@@ -13,10 +13,11 @@ from functools import cache
 from types import ModuleType
 from typing import Any
 
+from fedbounds.problems.base import ProblemEntry
+
 from fedbounds import plugins
 from fedbounds import problems as _problems
 from fedbounds.errors import BadInput
-from fedbounds.problems.base import ProblemEntry
 
 from . import algorithms as _algorithms
 from . import claims as _claims
@@ -28,8 +29,10 @@ def _defined(module: ModuleType, kind: type) -> list[Any]:
     """Objects of ``kind`` that ``module`` defines (not those it imports), in definition order;
     a module may list them explicitly instead (``CLAIMS``/``ALGORITHMS``)."""
     out = []
+    name = module.__name__
     for value in vars(module).values():
-        if isinstance(value, kind) and getattr(value, "module", module.__name__) == module.__name__:
+        home = getattr(value, "module", name) or name
+        if isinstance(value, kind) and (home == name or home.startswith(name + ".")):
             out.append(value)
     return out
 

@@ -29,7 +29,6 @@ from itertools import combinations
 from typing import Any
 
 import numpy as np
-
 from fedbounds.problems.minmax import MinMaxGame
 
 from .executor import Trace, execute

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from fedbounds.verify.algorithm import Algorithm, run_document
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -71,22 +72,12 @@ def run(algorithm: Annotated[str, typer.Argument(metavar="ALGORITHM")],
     if seeds < 1:
         raise BadInput("--seeds", f"must be a positive integer, got {seeds}")
     values = assignments(set_, more)
-    pparams = {k: float(v) for k, v in values.items() if k in prob.params}
-    aparams = {k: float(v) for k, v in values.items() if k in alg.params}
-    unknown = sorted(set(values) - set(pparams) - set(aparams))
-    if unknown:
-        allowed = sorted(set(prob.params) | set(alg.params))
-        raise BadInput(f"--set {unknown[0]}", f"unknown parameter {unknown[0]!r} for {algorithm} on "
-                       f"{problem}; allowed: {', '.join(allowed)}")
-    try:
-        instance = prob.make(pparams, seed)
-        result = alg.run(instance, aparams, rounds, seeds, seed)
-    except BadInput as e:  # parameter validation inside problems/algorithms
-        name = e.argument.removeprefix("--set ").strip()
-        raise BadInput(f"--set {name}", e.message) from None
-    except ValueError as e:
-        raise BadInput("--set", str(e)) from None
-    doc = {"algorithm": alg.name, "problem": prob.name, **result}
+    if isinstance(alg, Algorithm):
+        doc = _run_unit(alg, prob, values, rounds, seeds, seed)
+        result = doc
+    else:  # transitional: the pre-redesign entries
+        doc = _run_legacy(alg, prob, values, rounds, seeds, seed)
+        result = doc
     if json_:
         emit_json(doc)
         return
@@ -223,3 +214,44 @@ def counterexample(theorem_id: Annotated[str, typer.Argument(metavar="ID")],
     out.print(t)
     out.print(f"fixed point {g(doc.get('fixed_point'))}; ‖∇Φ‖² at the last round "
               f"{g(doc.get('grad_sq_final'))} (paper's lower bound {g(doc.get('lower_bound'))})")
+
+
+def _split(alg, prob, values: dict) -> tuple[dict, dict]:
+    """--set values for the problem and for the algorithm; an unknown name is an error."""
+    pparams = {k: float(v) for k, v in values.items() if k in prob.params}
+    aparams = {k: v for k, v in values.items() if k in alg.params and k not in prob.params}
+    unknown = sorted(set(values) - set(pparams) - set(aparams))
+    if unknown:
+        allowed = sorted(set(prob.params) | set(alg.params))
+        raise BadInput(f"--set {unknown[0]}", f"unknown parameter {unknown[0]!r} for {alg.name} "
+                       f"on {prob.name}; allowed: {', '.join(allowed)}")
+    return pparams, aparams
+
+
+def _run_unit(alg: Algorithm, prob, values: dict, rounds: int, seeds: int, seed: int) -> dict:
+    if alg.problems and prob.name not in alg.problems:
+        raise BadInput("--problem", f"{alg.name} does not run on {prob.name}; allowed: "
+                       f"{', '.join(alg.problems)}")
+    pparams, aparams = _split(alg, prob, values)
+    try:
+        instance = prob.make(pparams, seed)
+    except BadInput as e:
+        name = e.argument.removeprefix("--set ").strip()
+        raise BadInput(f"--set {name}", e.message) from None
+    except ValueError as e:
+        raise BadInput("--set", str(e)) from None
+    return run_document(alg, prob.name, instance, aparams, rounds, seeds, seed)
+
+
+def _run_legacy(alg, prob, values: dict, rounds: int, seeds: int, seed: int) -> dict:
+    pparams, aparams = _split(alg, prob, values)
+    aparams = {k: float(v) for k, v in aparams.items()}
+    try:
+        instance = prob.make(pparams, seed)
+        result = alg.run(instance, aparams, rounds, seeds, seed)
+    except BadInput as e:  # parameter validation inside problems/algorithms
+        name = e.argument.removeprefix("--set ").strip()
+        raise BadInput(f"--set {name}", e.message) from None
+    except ValueError as e:
+        raise BadInput("--set", str(e)) from None
+    return {"algorithm": alg.name, "problem": prob.name, **result}

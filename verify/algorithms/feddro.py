@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from fedbounds.problems.feddro import CompositionalProblem
 from scipy import optimize
 
 from fedbounds.errors import BadInput
-from fedbounds.problems.feddro import CompositionalProblem
 
 from ..catalog import AlgorithmEntry
 from ..executor import generators

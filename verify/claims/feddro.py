@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 import sympy as sp
+from fedbounds.problems import feddro as P
 
 from fedbounds.theorems import feddro as TH
-from fedbounds.problems import feddro as P
 
 from ..algorithms import feddro as A
 from ..claim import Claim, Figure, Verdict, decide_interval, decide_upper

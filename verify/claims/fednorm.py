@@ -11,11 +11,16 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-
-from fedbounds import engine, registry
 from fedbounds.problems.minmax import make_game
 from fedbounds.verify.algorithms.fednorm import a_l1, compile_fednorm, implicit_weights, taus
-from fedbounds.verify.claim import Claim, Figure, Verdict, decide_at_most, decide_interval, decide_upper
+from fedbounds.verify.claim import (
+    Claim,
+    Figure,
+    Verdict,
+    decide_at_most,
+    decide_interval,
+    decide_upper,
+)
 from fedbounds.verify.fitting import loglog_slope, mean_ci, plateau
 from fedbounds.verify.minmax_common import (
     fixed_point,
@@ -26,6 +31,8 @@ from fedbounds.verify.minmax_common import (
     simulate,
     with_start,
 )
+
+from fedbounds import engine, registry
 
 PAPER = "fednorm"
 P1_SET = {"M": 3, "p_skew": 0.6, "sigma_G": 2.0}

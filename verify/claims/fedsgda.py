@@ -13,13 +13,13 @@ from typing import Any
 
 import numpy as np
 import sympy as sp
-
-from fedbounds import engine, registry
 from fedbounds.problems.minmax import make_game
 from fedbounds.verify.algorithms.fedsgda import compile_m, compile_plus
 from fedbounds.verify.claim import Claim, Figure, Verdict, decide_interval, decide_upper
 from fedbounds.verify.fitting import mean_ci, replica_slope
 from fedbounds.verify.minmax_common import rerun, simulate
+
+from fedbounds import engine, registry
 
 PAPER = "fedsgda"
 

@@ -18,14 +18,18 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-
-from fedbounds import engine
-from fedbounds.theorems import proxskip as _theorems
 from fedbounds.problems import proxskip as P
 from fedbounds.problems.base import AffineVIP
-from fedbounds.verify.exact import proxskip as exact
 from fedbounds.verify.algorithms import proxskip as A
-from fedbounds.verify.claim import Claim, Figure, Verdict, VerdictKind, decide_interval, decide_upper
+from fedbounds.verify.claim import (
+    Claim,
+    Figure,
+    Verdict,
+    VerdictKind,
+    decide_interval,
+    decide_upper,
+)
+from fedbounds.verify.exact import proxskip as exact
 from fedbounds.verify.fitting import (
     first_below,
     loglog_slope,
@@ -33,6 +37,9 @@ from fedbounds.verify.fitting import (
     plateau,
     replica_slope,
 )
+
+from fedbounds import engine
+from fedbounds.theorems import proxskip as _theorems
 
 PAPER = "proxskip"
 # this paper's encoded theorems (imported directly: independent of other papers' modules)

@@ -11,11 +11,16 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-
-from fedbounds import engine, registry
 from fedbounds.problems.minmax import make_game
 from fedbounds.verify.algorithms.sagda import compile_fsgda
-from fedbounds.verify.claim import Claim, Figure, Verdict, decide_at_most, decide_interval, decide_upper
+from fedbounds.verify.claim import (
+    Claim,
+    Figure,
+    Verdict,
+    decide_at_most,
+    decide_interval,
+    decide_upper,
+)
 from fedbounds.verify.fitting import loglog_slope, mean_ci, plateau
 from fedbounds.verify.minmax_common import (
     fixed_point,
@@ -28,6 +33,8 @@ from fedbounds.verify.minmax_common import (
     simulate,
     with_start,
 )
+
+from fedbounds import engine, registry
 
 PAPER = "sagda"
 ALG = {0: "fsgda", 1: "sagda1", 2: "sagda2"}

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.linalg as sla
-
 from fedbounds.problems.base import AffineVIP
 
 
