@@ -618,3 +618,26 @@ def fmt_order(e: sp.Expr | None) -> str:
 
 __all__ = ["derive", "big_o", "compare", "apply_schedule", "schedule_vs_conditions",
            "ComplexityReport", "fmt_order", "pretty", "AGREE_SPREAD"]
+
+
+_SCHEDULES: dict[tuple[str, int], tuple[list[str], list[str], object]] = {}
+
+
+def schedule_values(thm: Theorem, values: dict[str, float]) -> dict[str, float]:
+    """The theorem's schedule (e.g. Cor. 3.6's γ = 1/(2ℓ), p = √(γμ)) evaluated at ``values``,
+    with derived quantities and earlier schedule entries substituted: symbol name → float.
+    Compiled once per theorem; every free symbol of the schedule must be in ``values``."""
+    key = (thm.id, id(thm))
+    if key not in _SCHEDULES:
+        exprs = {s.name: apply_schedule(thm, v) for s, v in thm.schedule.items()}
+        free = sorted({f.name for e in exprs.values() for f in e.free_symbols})
+        fn = sp.lambdify([sp.Symbol(n) for n in free],
+                         [e.xreplace({f: sp.Symbol(f.name) for f in e.free_symbols})
+                          for e in exprs.values()], modules="math")
+        _SCHEDULES[key] = (free, list(exprs), fn)
+    free, names, fn = _SCHEDULES[key]
+    missing = [n for n in free if n not in values]
+    if missing:
+        raise KeyError(f"{thm.id}: the schedule needs {', '.join(missing)}")
+    return dict(zip(names, (float(v) for v in fn(*(float(values[n]) for n in free))),
+                    strict=True))

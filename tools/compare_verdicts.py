@@ -1,7 +1,7 @@
 """Compare `fedbounds verify … --json` output with a recorded reference, claim by claim.
 
     python tools/compare_verdicts.py NEW.json [--reference tests/data/verdicts_before_redesign.json]
-                                     [--rtol 1e-9]
+                                     [--rtol 1e-9] [--paper PAPER ...]
 
 A claim differs when its verdict differs or its statistic differs by more than ``rtol``
 relative (a missing claim on either side is listed too). Exit 1 when anything differs.
@@ -18,12 +18,15 @@ from pathlib import Path
 REFERENCE = Path(__file__).resolve().parent.parent / "tests/data/verdicts_before_redesign.json"
 
 
-def differences(new: dict, reference: dict, rtol: float = 1e-9) -> list[str]:
+def differences(new: dict, reference: dict, rtol: float = 1e-9,
+                papers: list[str] | None = None) -> list[str]:
     """One line per claim whose verdict or statistic moved (claims in ``new`` only are
-    ignored: they are new claims, not moved ones)."""
+    ignored: they are new claims, not moved ones); ``papers`` limits the comparison."""
     got = {c["id"]: c for c in new["claims"]}
     out = []
     for ref in reference["claims"]:
+        if papers and ref["id"].split(".")[0] not in papers:
+            continue
         cid = ref["id"]
         if cid not in got:
             out.append(f"{cid}: missing")
@@ -43,9 +46,10 @@ def main() -> int:
     ap.add_argument("new", type=Path)
     ap.add_argument("--reference", type=Path, default=REFERENCE)
     ap.add_argument("--rtol", type=float, default=1e-9)
+    ap.add_argument("--paper", action="append", help="compare only this paper's claims")
     a = ap.parse_args()
     diff = differences(json.loads(a.new.read_text()), json.loads(a.reference.read_text()),
-                       a.rtol)
+                       a.rtol, a.paper)
     print("\n".join(diff) if diff else "no claim moved")
     return 1 if diff else 0
 
