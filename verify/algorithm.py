@@ -5,7 +5,8 @@ problems it runs on, and a ``build(problem, config) -> Method`` that binds hyper
 problem instance. A :class:`Method` is the optax-style pair of pure functions over a named state
 (a ``NamedTuple`` per algorithm, arrays shaped ``(replicas, clients, dim)``):
 
-* ``init(replicas) -> state``
+* ``init(replicas, seed) -> state`` (``seed`` only for an initial state that is itself random,
+  e.g. SAGDA Option I's control variates at z_0; most algorithms ignore it)
 * ``step(state, draws, t) -> (state, communicated)`` with ``draws`` one value per named random
   stream and ``communicated`` a ``(replicas,)`` array (1 where the replica communicated),
 
@@ -71,7 +72,7 @@ class Param:
 class Method(Generic[S]):
     """An algorithm bound to a problem and its hyperparameters: pure ``init`` and ``step``."""
 
-    init: Callable[[int], S]
+    init: Callable[[int, int], S]  # (replicas, seed) -> state
     step: Callable[[S, Mapping[str, Any], int], tuple[S, np.ndarray]]
     observe: Mapping[str, Observe]
     streams: Mapping[str, Draw] = field(default_factory=dict)
@@ -110,7 +111,7 @@ def simulate(method: Method, iterations: int, *, replicas: int = 1, seed: int = 
              record_every: int = 1, observe: Mapping[str, Observe] | None = None,
              state: Any = None, blowup: float = 1e100) -> Trace:
     """Run a method through the executor (``state`` overrides ``init``, e.g. to start at z*)."""
-    return execute(method.init(replicas) if state is None else state, method.step, iterations,
+    return execute(method.init(replicas, seed) if state is None else state, method.step, iterations,
                    replicas=replicas, seed=seed, streams=method.streams,
                    metrics=method.observe if observe is None else observe,
                    record_every=record_every, blowup=blowup)
