@@ -13,11 +13,10 @@ from functools import cache
 from types import ModuleType
 from typing import Any
 
-from fedbounds.problems.base import ProblemEntry
-
 from fedbounds import plugins
 from fedbounds import problems as _problems
 from fedbounds.errors import BadInput
+from fedbounds.problems.base import ProblemEntry
 
 from . import algorithms as _algorithms
 from . import claims as _claims

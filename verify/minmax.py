@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+
 from fedbounds.problems.minmax import MinMaxGame
 
 State = tuple[np.ndarray, ...]

@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from fedbounds.verify.algorithm import Algorithm, run_document
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from fedbounds.errors import BadInput
+from fedbounds.verify.algorithm import Algorithm, run_document
 
 from .common import (
     BackendOpt,
@@ -142,9 +142,8 @@ def report(profile: ProfileOpt = "quick", backend: BackendOpt = "serial", seed: 
            paper: Annotated[list[str] | None, typer.Option("--paper", help="only these papers")] = None,
            json_: JsonOpt = False) -> None:
     """Run every claim and write reports/index.html, <paper>.md/.html and one SVG per claim."""
-    from fedbounds.verify import catalog
-
     from fedbounds import registry
+    from fedbounds.verify import catalog
 
     from .report import write_report
 

@@ -9,7 +9,6 @@ from typing import Annotated
 
 import sympy as sp
 import typer
-from fedbounds.verify import catalog
 from rich.markup import escape
 from rich.table import Table
 
@@ -17,6 +16,7 @@ from fedbounds import engine, registry
 from fedbounds.complexity import accuracy_target, derive, fmt_order, pretty
 from fedbounds.errors import BadInput
 from fedbounds.findings import findings
+from fedbounds.verify import catalog
 
 from .common import JsonOpt, MoreOpt, SetOpt, app, assignments, emit_json, err, esc, g, guarded, out
 

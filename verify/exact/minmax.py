@@ -12,6 +12,7 @@ from collections.abc import Callable
 from itertools import combinations
 
 import numpy as np
+
 from fedbounds.problems.minmax import MinMaxGame
 
 from ..algorithm import Method

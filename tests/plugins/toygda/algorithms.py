@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from fedbounds.verify.algorithm import Algorithm, Method, Param
 
 from fedbounds import registry
 from fedbounds.complexity import schedule_values
+from fedbounds.verify.algorithm import Algorithm, Method, Param
 
 
 class GDAState(NamedTuple):

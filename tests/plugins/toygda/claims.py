@@ -5,10 +5,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
-from fedbounds.verify.algorithm import simulate
-from fedbounds.verify.claim import FigureSpec, Measurement, RunConfig, UpperBound, claim
 
 from fedbounds import engine, registry
+from fedbounds.verify.algorithm import simulate
+from fedbounds.verify.claim import FigureSpec, Measurement, RunConfig, UpperBound, claim
 
 from .algorithms import TOY_GDA
 from .problems import rotation_game

@@ -7,6 +7,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+
 from fedbounds.problems.base import ProblemEntry
 
 
