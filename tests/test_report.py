@@ -13,7 +13,14 @@ from typer.testing import CliRunner
 from fedbounds.app.cli import app
 from fedbounds.app.report import write_report
 from fedbounds.verify import catalog
-from fedbounds.verify.claim import Claim, Figure, Verdict, decide_at_most, decide_interval, decide_upper
+from fedbounds.verify.claim import (
+    Claim,
+    Figure,
+    Verdict,
+    decide_at_most,
+    decide_interval,
+    decide_upper,
+)
 
 
 def _geometric_claim(rate: float, predicted: float) -> Claim:
@@ -123,14 +130,14 @@ def test_decide_helpers_can_fail() -> None:
 
 
 def test_rerun_command_from_config_runs() -> None:
-    """Scalars outside ``set`` become --set values, T becomes --rounds, sweeps are named; the
-    printed command is accepted by `fedbounds run`."""
+    """A verdict's RunConfig becomes a `fedbounds run` command that the CLI accepts; swept
+    values are named after it."""
     from types import SimpleNamespace
 
     from fedbounds.app.report import _rerun
 
-    cfg = {"algorithm": "proxskip-gda-fl", "problem": "proxskip-g-norm", "n": 3, "s": [2.0, 4.0],
-           "T": 30, "seed": 1, "note": "ignored"}
+    cfg = {"algorithm": "proxskip-gda-fl", "problem": "proxskip-g-norm", "set": {"n": 3, "s": 2.0},
+           "rounds": 30, "seeds": 1, "seed": 1, "sweeps": {"s": [2.0, 4.0]}}
     line = _rerun(SimpleNamespace(config=cfg))
     assert line.startswith("fedbounds run proxskip-gda-fl --problem proxskip-g-norm --set n=3 s=2.0")
     assert "--rounds 30" in line and "--seed 1" in line and "# swept: s in [2.0, 4.0]" in line
@@ -138,3 +145,4 @@ def test_rerun_command_from_config_runs() -> None:
     r = CliRunner().invoke(app, argv + ["--json"])
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["config"]
+    assert _rerun(SimpleNamespace(config={})) is None

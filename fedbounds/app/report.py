@@ -26,6 +26,8 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from fedbounds import registry
 from fedbounds.complexity import derive, fmt_order
 from fedbounds.findings import findings
+from fedbounds.verify import catalog
+from fedbounds.verify.claim import RunConfig
 
 VERDICT_COLOURS = {"confirmed": "#1a7f37", "refuted": "#cf222e", "inconclusive": "#9a6700",
                    "diverged": "#8250df"}
@@ -125,7 +127,6 @@ def write_report(out: Path, profile: str = "quick", backend: str = "serial", see
                  papers: list[str] | None = None,
                  progress: Callable[[str], None] | None = None) -> dict:
     """Run every claim, render the report into ``out`` (atomically); return a summary."""
-    from fedbounds.verify import catalog  # the report layer may import verify (DESIGN)
 
     from .runner import run_claims
 
@@ -185,36 +186,10 @@ def _natural(claim_id: str) -> tuple:
 
 
 def _rerun(v) -> str | None:
-    """A `fedbounds run` command from a verdict's config: ``set`` entries and any other scalar
-    entries become --set values (T becomes --rounds); swept lists are named after the command."""
-    cfg = dict(v.config or {})
-    if "algorithm" not in cfg or "problem" not in cfg:
+    """The `fedbounds run` command of a verdict's run config (a :class:`RunConfig`)."""
+    if not v.config:
         return None
-    reserved = {"algorithm", "problem", "set", "rounds", "seeds", "seed"}
-    sets = dict(cfg.get("set", {}))
-    sweeps = {}
-    for k, x in list(cfg.items()):
-        if k in reserved:
-            continue
-        if isinstance(x, bool) or not isinstance(x, (int, float, list, tuple)):
-            continue
-        if isinstance(x, (list, tuple)):
-            sweeps[k] = list(x)
-            if x and k != "T":
-                sets.setdefault(k, x[0])
-        elif k == "T":
-            cfg.setdefault("rounds", x)
-        else:
-            sets[k] = x
-    if "T" in sweeps and sweeps["T"]:
-        cfg.setdefault("rounds", sweeps["T"][0])
-    line = f"fedbounds run {cfg['algorithm']} --problem {cfg['problem']}"
-    if sets:
-        line += " --set " + " ".join(f"{k}={x}" for k, x in sets.items())
-    line += "".join(f" --{k} {cfg[k]}" for k in ("rounds", "seeds", "seed") if k in cfg)
-    if sweeps:
-        line += "  # swept: " + "; ".join(f"{k} in {x}" for k, x in sweeps.items())
-    return line
+    return RunConfig(**v.config).command()
 
 
 def _move_into(tmp: Path, out: Path) -> None:
