@@ -11,32 +11,46 @@ participation); client i runs τ_i local steps of (momentum) SGDA with client st
   τ_eff = Σ_j p_j ‖a_j‖_1 (lines 10–14).
 
 Heavy-ball local momentum ρ (buffer reset per round) has ‖a_i‖_1 = (τ_i − ρ(1 − ρ^{τ_i})/(1 − ρ))/(1 − ρ)
-(§2 examples).
+(§2 examples). The four variants are one :func:`build_fednorm` with ``normalized`` and ``plus``
+bound by :func:`functools.partial`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from functools import partial
+from typing import Any, NamedTuple
 
 import numpy as np
+
+from fedbounds.errors import BadInput
 from fedbounds.problems.minmax import MinMaxGame
 
-from ..catalog import AlgorithmEntry
-from ..minmax_common import (
-    Compiled,
+from ..algorithm import Algorithm, Method, Param
+from ..minmax import (
     as_taus,
     client_draw,
-    gather,
     local_steps,
     noise_draw,
     project_y,
-    run_doc,
     sampled,
+    server_observe,
     signed,
 )
 
-DEFAULTS: dict[str, Any] = {"eta_cx": 0.01, "eta_cy": 0.01, "gamma_sx": None, "gamma_sy": None,
-                            "tau": 1, "tau_max": 0, "rho": 0.0, "P": 0, "S": 1}
+
+class FedNormState(NamedTuple):
+    """Local SGDA / Fed-Norm-SGDA: the server model z (replicas, d)."""
+
+    z: np.ndarray
+
+
+class FedNormPlusState(NamedTuple):
+    """The + variants: server model z (replicas, d) and the snapshot x̂ (replicas, dx) at which
+    the clients take ∇_y (refreshed every S rounds, §4.1)."""
+
+    z: np.ndarray
+    x_hat: np.ndarray
 
 
 def a_l1(tau: np.ndarray, rho: float) -> np.ndarray:
@@ -47,25 +61,32 @@ def a_l1(tau: np.ndarray, rho: float) -> np.ndarray:
     return (tau - rho * (1 - rho**tau) / (1 - rho)) / (1 - rho)
 
 
-def taus(g: MinMaxGame, c: dict[str, Any]) -> np.ndarray:
+def taus(g: MinMaxGame, c: Mapping[str, Any]) -> np.ndarray:
     """τ_i: ``tau`` (scalar or per-client sequence), or linearly spaced tau..tau_max."""
     if np.ndim(c["tau"]) == 0 and c.get("tau_max") and c["tau_max"] > c["tau"]:
         return as_taus(np.round(np.linspace(c["tau"], c["tau_max"], g.M)), g.M)
     return as_taus(c["tau"], g.M)
 
 
-def compile_fednorm(g: MinMaxGame, config: dict[str, Any], replicas: int, seed: int = 0, *,
-                    normalized: bool = True, plus: bool = False) -> Compiled:
-    """Fed-Norm-SGDA(+) (``normalized``) or Local SGDA(+) bound to a game."""
-    c = {**DEFAULTS, **config}
-    M, d, dx = g.M, g.d, g.dx
+def implicit_weights(g: MinMaxGame, tau: np.ndarray, rho: float = 0.0) -> np.ndarray:
+    """Naive-aggregation weights w_i = p_i‖a_i‖_1 / Σ_j p_j‖a_j‖_1 (fed_norm_sgda.md §2, THE MISMATCH
+    FORMULA); Local SGDA: w_i ∝ p_iτ_i."""
+    a = g.p * a_l1(tau, rho)
+    return a / a.sum()
+
+
+def build_fednorm(g: MinMaxGame, config: Mapping[str, Any], *, normalized: bool = True,
+                  plus: bool = False) -> Method[FedNormState | FedNormPlusState]:
+    """Fed-Norm-SGDA(+) (``normalized``) or Local SGDA(+) bound to a game (Alg. 1, §4.1)."""
+    c = dict(config)
+    M, dx = g.M, g.dx
     tau = taus(g, c)
     P = int(c["P"]) or M
     if not 1 <= P <= M:
-        raise ValueError(f"P = {P} must be in 1..n = {M}")
+        raise BadInput("--set P", f"P = {P} must be in 1..n = {M}")
     rho = float(c["rho"])
     if not 0 <= rho < 1:
-        raise ValueError(f"rho = {rho} must be in [0, 1)")
+        raise BadInput("--set rho", f"rho = {rho} must be in [0, 1)")
     S = int(c["S"])
     s_l = signed(g, c["eta_cx"], c["eta_cy"])
     a1 = a_l1(tau, rho)
@@ -74,19 +95,20 @@ def compile_fednorm(g: MinMaxGame, config: dict[str, Any], replicas: int, seed: 
     gy = c["eta_cy"] if c["gamma_sy"] is None else c["gamma_sy"]
     srv = tau_eff * signed(g, gx, gy)
     wt = g.p * M / P  # w̃_i = w_i n/P with w = p
-    K = int(tau.max())
-    z0 = np.broadcast_to(g.z0, (replicas, d)).copy()
     streams: dict[str, Any] = {"clients": client_draw(M)}
     if g.noisy:
-        streams["noise"] = noise_draw(K, P, d)  # per sampled slot
-    state = (z0, z0[:, :dx].copy()) if plus else (z0,)
+        streams["noise"] = noise_draw(int(tau.max()), P, g.d)  # per sampled slot
 
-    def step(st: tuple[np.ndarray, ...], dr: dict[str, Any], t: int):
-        z = st[0]
-        R = z.shape[0]
+    def init(replicas: int, seed: int) -> FedNormState | FedNormPlusState:
+        z0 = np.broadcast_to(g.z0, (replicas, g.d)).copy()
+        return FedNormPlusState(z0, z0[:, :dx].copy()) if plus else FedNormState(z0)
+
+    def step(st: FedNormState | FedNormPlusState, dr: Mapping[str, Any], t: int
+             ) -> tuple[FedNormState | FedNormPlusState, np.ndarray]:
+        z = st.z
         x_hat = None
         if plus:
-            x_hat = z[:, :dx].copy() if t % S == 0 else st[1]
+            x_hat = z[:, :dx].copy() if t % S == 0 else st.x_hat
         idx = sampled(dr["clients"], P)
         zt = np.repeat(z[:, None], P, 1)
         snap = None if x_hat is None else np.repeat(x_hat[:, None], P, 1)
@@ -98,46 +120,45 @@ def compile_fednorm(g: MinMaxGame, config: dict[str, Any], replicas: int, seed: 
         else:
             z_new = z + np.sum(w * (zK - zt), axis=1)
         z_new = project_y(g, z_new)
-        return ((z_new, x_hat) if plus else (z_new,)), np.ones(R)
+        new = FedNormPlusState(z_new, x_hat) if plus else FedNormState(z_new)
+        return new, np.ones(z.shape[0])
 
-    name = ("fednorm-sgda" if normalized else "local-sgda") + ("-plus" if plus else "")
-    cfg = {"algorithm": name, **{k: (v.tolist() if isinstance(v, np.ndarray) else v)
-                                 for k, v in c.items()}, "tau_eff": tau_eff}
-    return Compiled(state, step, streams, lambda st: st[0], float(tau.mean()), cfg)
-
-
-def implicit_weights(g: MinMaxGame, tau: np.ndarray, rho: float = 0.0) -> np.ndarray:
-    """Naive-aggregation weights w_i = p_i‖a_i‖_1 / Σ_j p_j‖a_j‖_1 (fed_norm_sgda.md §2, THE MISMATCH
-    FORMULA); Local SGDA: w_i ∝ p_iτ_i."""
-    a = g.p * a_l1(tau, rho)
-    return a / a.sum()
+    resolved = {**c, "gamma_sx": gx, "gamma_sy": gy, "P": P, "tau_eff": tau_eff}
+    return Method(init, step, observe=server_observe(g), streams=streams, config=resolved,
+                  samples_per_step=float(tau.mean()))
 
 
-def _entry(normalized: bool, plus: bool):
-    def run(problem: MinMaxGame, config: dict[str, Any], rounds: int, seeds: int, seed: int) -> dict:
-        return run_doc(compile_fednorm(problem, config, seeds, seed, normalized=normalized, plus=plus),
-                       problem, rounds, seeds, seed)
-    return run
+PARAMS = {
+    "eta_cx": Param(0.01, "client step η^c_x", low=0),
+    "eta_cy": Param(0.01, "client step η^c_y", low=0),
+    "gamma_sx": Param(None, "server step γ^s_x (Fed-Norm; default η^c_x: App. A.1)", low=0),
+    "gamma_sy": Param(None, "server step γ^s_y (Fed-Norm; default η^c_y: App. A.1)", low=0),
+    "tau": Param(1, "local steps τ (all clients)", kind=int, low=1),
+    "tau_max": Param(0, "heterogeneous τ_i linearly spaced tau..tau_max (0: equal)", kind=int,
+                     low=0),
+    "rho": Param(0.0, "local heavy-ball momentum ρ in [0, 1)", low=0),
+    "P": Param(0, "clients sampled per round (0: all n)", kind=int, low=0),
+    "S": Param(1, "snapshot period of the + variants", kind=int, low=1)}
+GAMES = ("minmax-quadratic", "minmax-scalar", "minmax-cos", "minmax-ncc")
+
+LOCAL_SGDA = Algorithm("local-sgda", "fednorm",
+                       "Local SGDA: iterate averaging with weights p (§4.1)",
+                       partial(build_fednorm, normalized=False), PARAMS, GAMES)
+LOCAL_SGDA_PLUS = Algorithm("local-sgda-plus", "fednorm",
+                            "Local SGDA+: y-gradients at a snapshot x̂ (§4.1)",
+                            partial(build_fednorm, normalized=False, plus=True), PARAMS, GAMES)
+FEDNORM_SGDA = Algorithm("fednorm-sgda", "fednorm",
+                         "Fed-Norm-SGDA: normalized client updates (Alg. 1)", build_fednorm,
+                         PARAMS, GAMES)
+FEDNORM_SGDA_PLUS = Algorithm("fednorm-sgda-plus", "fednorm",
+                              "Fed-Norm-SGDA+: normalized, snapshot x̂ (Alg. 1)",
+                              partial(build_fednorm, plus=True), PARAMS, GAMES)
 
 
-PARAMS: dict[str, tuple[float | None, str]] = {
-    "eta_cx": (0.01, "client step η^c_x"), "eta_cy": (0.01, "client step η^c_y"),
-    "gamma_sx": (None, "server step γ^s_x (Fed-Norm; default η^c_x)"),
-    "gamma_sy": (None, "server step γ^s_y (Fed-Norm; default η^c_y)"),
-    "tau": (1, "local steps τ (all clients)"),
-    "tau_max": (0, "heterogeneous τ_i linearly spaced tau..tau_max (0: equal)"),
-    "rho": (0.0, "local heavy-ball momentum ρ"), "P": (0, "clients sampled per round (0: all n)"),
-    "S": (1, "snapshot period of the + variants")}
-
-ALGORITHMS = [
-    AlgorithmEntry("local-sgda", "fednorm", "Local SGDA: iterate averaging with weights p (§4.1)",
-                   _entry(False, False), PARAMS),
-    AlgorithmEntry("local-sgda-plus", "fednorm", "Local SGDA+: y-gradients at a snapshot x̂ (§4.1)",
-                   _entry(False, True), PARAMS),
-    AlgorithmEntry("fednorm-sgda", "fednorm", "Fed-Norm-SGDA: normalized client updates (Alg. 1)",
-                   _entry(True, False), PARAMS),
-    AlgorithmEntry("fednorm-sgda-plus", "fednorm", "Fed-Norm-SGDA+: normalized, snapshot x̂ (Alg. 1)",
-                   _entry(True, True), PARAMS),
-]
-
-__all__ = ["ALGORITHMS", "compile_fednorm", "implicit_weights", "a_l1", "gather"]
+def compile_fednorm(g, config, replicas, seed=0, *, normalized=True, plus=False):  # TEMP shim
+    from ..minmax_common import Compiled
+    cfg = {**{k: p.default for k, p in PARAMS.items()}, **config}
+    m = build_fednorm(g, cfg, normalized=normalized, plus=plus)
+    return Compiled(tuple(m.init(replicas, seed)), lambda st, dr, t: (tuple(m.step(
+        (FedNormPlusState if plus else FedNormState)(*st), dr, t)[0]), np.ones(st[0].shape[0])),
+        dict(m.streams), lambda st: st[0], m.samples_per_step, dict(m.config))
