@@ -17,7 +17,7 @@ import time
 
 import numpy as np
 
-from fedbounds.problems.base import AffineVIP
+from fedbounds.problems.proxskip import AffineVIP
 from fedbounds.verify.algorithms.proxskip import fl_constants, run_proxskip
 from fedbounds.verify.executor import generators
 

@@ -1,6 +1,6 @@
 """ProxSkip-VIP problem families with exact constants (proxskip_vip.md §6.4, §7, §8).
 
-Every family returns :class:`problems.base.AffineVIP` (client i: f_i(z) = J_i z + b_i, global
+Every family returns :class:`AffineVIP` (client i: f_i(z) = J_i z + b_i, global
 F = (1/n) Σ_i f_i, solution z* by a solve of the mean operator) with ``constants`` computed by
 :func:`problems.linalg.affine_vip_constants` in the FL consensus convention F(x) = Σ_i F_i(x_i)
 (L70, digest §5.6): mu = min_i μ_i, L = max_i L_i, ell = max_i ℓ_i (exact generalized
@@ -12,7 +12,8 @@ from the seed and the family name, so an instance is reproducible bit for bit.
 
 Families: :func:`g_norm`, :func:`g_sym` (digest §8 generators), :func:`quadratic_game` (eq. (5),
 L282), :func:`rls` (Appendix G.1, L788–L818); knobs :func:`with_heterogeneity`,
-:func:`with_noise`, :func:`finite_sum`.
+:func:`with_noise`, :func:`finite_sum`; the claims' instances :func:`g_norm_kappa`,
+:func:`with_shared_jacobian`, :func:`shared_nonnormal`, :func:`random_monotone`.
 """
 
 from __future__ import annotations
@@ -20,15 +21,71 @@ from __future__ import annotations
 import math
 import zlib
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from fedbounds.errors import BadInput
 
-from .base import AffineVIP, NoiseModel, ProblemEntry
-from .linalg import affine_vip_constants, strong_monotonicity
+from .base import ProblemEntry
+from .linalg import (
+    affine_vip_constants,
+    cocoercivity_many,
+    spectral_cocoercivity_many,
+    strong_monotonicity,
+)
 
 PAPER = "proxskip"
+
+
+# ---------------------------------------------------------------- the problem object
+
+@dataclass(frozen=True)
+class NoiseModel:
+    """Additive zero-mean Gaussian noise g_i(z) = f_i(z) + ξ_i, ξ_i ~ N(0, s_i² I / d).
+
+    The same ξ_i at z and z* (coupled), so L_g = ℓ and σ_*² = Σ_i E‖ξ_i‖² = Σ_i s_i² exactly
+    (proxskip_vip.md §8 "exact-constant noise")."""
+
+    std: np.ndarray  # (n,) per-client s_i, with E‖ξ_i‖² = s_i²
+
+    @property
+    def sigma_star_sq(self) -> float:
+        return float(np.sum(self.std**2))
+
+
+@dataclass(frozen=True)
+class AffineVIP:
+    """f_i(z) = J[i] @ z + b[i]; optional finite-sum samples Jij (n, m, d, d), bij (n, m, d)."""
+
+    name: str
+    J: np.ndarray  # (n, d, d)
+    b: np.ndarray  # (n, d)
+    z_star: np.ndarray  # (d,)
+    # exact: scalars mu, L, ell, kappa, zeta_sq, sigma_star_sq …; per-client tuples mu_i, ell_i …
+    constants: dict[str, float | tuple[float, ...]]
+    Jij: np.ndarray | None = None  # (n, m, d, d) finite-sum samples, mean over j equals J
+    bij: np.ndarray | None = None  # (n, m, d)
+    noise: NoiseModel | None = None
+    params: dict[str, float] = field(default_factory=dict)  # generator parameters, for reports
+    data: dict[str, np.ndarray] = field(default_factory=dict)  # generator data (e.g. RLS A, y0)
+
+    @property
+    def n(self) -> int:
+        return int(self.J.shape[0])
+
+    @property
+    def d(self) -> int:
+        return int(self.J.shape[1])
+
+    def f(self, z: np.ndarray) -> np.ndarray:
+        """Per-client operators at per-client points: z (..., n, d) → (..., n, d)."""
+        return np.einsum("nij,...nj->...ni", self.J, z) + self.b
+
+    def F(self, z: np.ndarray) -> np.ndarray:
+        """Global operator (1/n) Σ_i f_i at a common point z (..., d)."""
+        return np.einsum("ij,...j->...i", self.J.mean(axis=0), z) + self.b.mean(axis=0)
+
 
 
 # ---------------------------------------------------------------- validation and randomness
@@ -325,6 +382,56 @@ def finite_sum(problem: AffineVIP, m: int = 10, spread: float = 1.0, seed: int =
     params = {**problem.params, "m": m, "spread": spread, "jac_spread": jac_spread,
               "sample_seed": seed}
     return _rebuild(problem, Jij=Jij, bij=bij, params=params)
+
+
+# ---------------------------------------------------------------- instances of the claims (digest §8)
+
+def g_norm_kappa(kappa: float, seed: int = 0, zeta_sq: float = 1.0) -> AffineVIP:
+    """G-norm with n = 3, d = 4, μ = 1 and condition number κ = L/μ (s = √(κ² − 1), so
+    ℓ/μ = κ²; digest §8 P6)."""
+    return g_norm(n=3, d=4, mu=1.0, s=math.sqrt(kappa**2 - 1), zeta_sq=zeta_sq, seed=seed)
+
+
+def with_shared_jacobian(problem: AffineVIP, zeta_sq: float, seed: int = 0) -> AffineVIP:
+    """Every client gets client 1's Jacobian J_1 (heterogeneity only in b_i, ζ² = zeta_sq), so
+    the mean operator keeps the client conditioning (μ_mean = μ; digest §8 P7, P8)."""
+    J = np.repeat(problem.J[:1], problem.n, axis=0)
+    shared = build(f"{problem.name}-shared", J, problem.b,
+                   params={**problem.params, "shared_jacobian": 1.0})
+    return with_heterogeneity(shared, zeta_sq, seed)
+
+
+def shared_nonnormal(seed: int = 0) -> tuple[AffineVIP, dict[str, float]]:
+    """Three clients sharing the most non-normal per-sample matrix J_ij (smallest ℓ_spec/ℓ) of
+    the quadratic-game generator (n = 5, m = 20, d = 4), heterogeneity ζ² = 1 (digest §8 P15)."""
+    Jij = quadratic_game(n=5, m=20, d=4, seed=seed).Jij.reshape(-1, 4, 4)
+    ratio = spectral_cocoercivity_many(Jij) / cocoercivity_many(Jij)
+    k = int(np.argmin(ratio))
+    J = np.repeat(Jij[k][None], 3, axis=0)
+    b = np.random.default_rng(np.random.SeedSequence([seed, 15])).standard_normal((3, 4))
+    prob = with_heterogeneity(build("shared_nonnormal", J, b, params={"sample": k}), 1.0, seed)
+    return prob, {"sample_index": k, "ell_spec_over_ell": float(ratio[k])}
+
+
+def random_monotone(rng: np.random.Generator, k: int, d: int, normal: bool) -> np.ndarray:
+    """k random strongly monotone d×d matrices: normal ones Q·blkdiag(a_j I + b_j R)·Qᵀ
+    (a_j > 0, R the 90° rotation), generic non-normal ones S + K (S ≻ 0 random, K skew)
+    (digest §8 P14)."""
+    if normal:
+        Q, R = np.linalg.qr(rng.standard_normal((k, d, d)))
+        Q = Q * np.sign(np.diagonal(R, axis1=1, axis2=2))[:, None, :]
+        D = np.zeros((k, d, d))
+        for j in range(0, d - 1, 2):
+            a = rng.uniform(0.1, 2.0, k)
+            b = rng.uniform(-5.0, 5.0, k)
+            D[:, j, j] = D[:, j + 1, j + 1] = a
+            D[:, j, j + 1], D[:, j + 1, j] = b, -b
+        if d % 2:
+            D[:, -1, -1] = rng.uniform(0.1, 2.0, k)
+        return Q @ D @ np.swapaxes(Q, 1, 2)
+    G = rng.standard_normal((k, d, d))
+    H = rng.standard_normal((k, d, d)) * rng.uniform(0.1, 5.0, (k, 1, 1))
+    return np.swapaxes(G, 1, 2) @ G / d + 0.1 * np.eye(d) + (H - np.swapaxes(H, 1, 2)) / 2
 
 
 # ---------------------------------------------------------------- CLI registry

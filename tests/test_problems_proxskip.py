@@ -13,7 +13,7 @@ import scipy.linalg as sla
 
 from fedbounds.problems import linalg
 from fedbounds.problems import proxskip as P
-from fedbounds.problems.base import AffineVIP
+from fedbounds.problems.proxskip import AffineVIP
 
 NPTS = 10_000
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from fedbounds.problems.base import AffineVIP
+from fedbounds.problems.proxskip import AffineVIP
 from fedbounds.verify.catalog import AlgorithmEntry
 from fedbounds.verify.executor import Trace, average, client_matvec, execute, sq_norm
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 from fedbounds.problems import proxskip as P
-from fedbounds.problems.base import AffineVIP
+from fedbounds.problems.proxskip import AffineVIP
 from fedbounds.verify.algorithms import proxskip as A
 from fedbounds.verify.claim import (
     Claim,

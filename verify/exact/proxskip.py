@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.linalg as sla
-from fedbounds.problems.base import AffineVIP
+from fedbounds.problems.proxskip import AffineVIP
 
 
 @dataclass(frozen=True)
