@@ -8,18 +8,24 @@ z_{t+1} = z_t + η_g ⊙ ((1/m) Σ_{S_t} z_i^{K+1} − z_t) with two-sided steps
 * Option I: client control variates v_i = ∇f_i(w_{t,i}; ξ) refreshed at z_t when sampled (stale
   otherwise), v̄ = (1/M) Σ_{i∈[M]} v_i; initialised at z_0 for all M clients (Γ_0 = 0, L792; §9 #9).
 * Option II: fresh v_i = ∇f_i(z_t; ξ_{t,i}) for i ∈ S_t and v̄ = (1/m) Σ_{S_t} v_i.
+
+The three are one :func:`build_sagda` with ``option`` 0 (FSGDA), 1 or 2 bound by
+:func:`functools.partial`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from functools import partial
+from typing import Any, NamedTuple
 
 import numpy as np
+
+from fedbounds.errors import BadInput
 from fedbounds.problems.minmax import MinMaxGame
 
-from ..catalog import AlgorithmEntry
-from ..minmax_common import (
-    Compiled,
+from ..algorithm import Algorithm, Method, Param
+from ..minmax import (
     as_taus,
     client_draw,
     client_grad,
@@ -29,94 +35,128 @@ from ..minmax_common import (
     noisy_grad,
     pair,
     project_y,
-    run_doc,
     sampled,
+    server_observe,
     signed,
+    start,
 )
 
-DEFAULTS: dict[str, float] = {"eta_xl": 0.01, "eta_yl": 0.01, "eta_xg": 1.0, "eta_yg": 1.0,
-                              "K": 1, "m": 0}
+
+class ServerState(NamedTuple):
+    """FSGDA and SAGDA Option II: the server model z_t (replicas, d)."""
+
+    z: np.ndarray
 
 
-def _cfg(g: MinMaxGame, config: dict[str, Any]) -> dict[str, Any]:
-    c = {**DEFAULTS, **config}
-    c["K"] = int(c["K"])
-    c["m"] = int(c["m"]) or g.M
-    if not 1 <= c["m"] <= g.M:
-        raise ValueError(f"m = {c['m']} must be in 1..M = {g.M}")
-    if c["K"] < 1:
-        raise ValueError(f"K = {c['K']} must be a positive integer")
-    return c
+class SAGDA1State(NamedTuple):
+    """SAGDA Option I: the server model z_t (replicas, d) and the stored control variates v_i of
+    all M clients (replicas, M, d)."""
+
+    z: np.ndarray
+    V: np.ndarray
 
 
-def compile_fsgda(g: MinMaxGame, config: dict[str, Any], replicas: int, seed: int = 0,
-                  option: int = 0) -> Compiled:
-    """FSGDA (option 0), SAGDA Option I (1) or Option II (2) bound to a game."""
-    c = _cfg(g, config)
-    K, m, M, d = c["K"], c["m"], g.M, g.d
+def build_sagda(g: MinMaxGame, config: Mapping[str, Any], option: int = 0) -> Method:
+    """FSGDA (option 0), SAGDA Option I (1) or Option II (2) bound to a game; m = 0 means all M."""
+    K, M, d = config["K"], g.M, g.d
+    m = config["m"] or M
+    if not 1 <= m <= M:
+        raise BadInput("--set m", f"m = {m} must be in 1..M = {M}")
     tau = as_taus(K, M)
-    s_l = signed(g, c["eta_xl"], c["eta_yl"])
-    eta_g = pair(g, c["eta_xg"], c["eta_yg"])
-    z0 = np.broadcast_to(g.z0, (replicas, d)).copy()
+    s_l = signed(g, config["eta_xl"], config["eta_yl"])
+    eta_g = pair(g, config["eta_xg"], config["eta_yg"])
     streams: dict[str, Any] = {"clients": client_draw(M)}
     if g.noisy:
-        streams["noise"] = noise_draw(K, m, d)  # per sampled slot (minmax_common docstring)
-        # declared for FSGDA too: the executor spawns generators by the sorted set of names, so
-        # equal name sets keep "noise" identical across the three algorithms (common numbers)
+        streams["noise"] = noise_draw(K, m, d)  # per sampled slot (verify.minmax docstring)
+        # declared for FSGDA too: equal stream names keep "noise" identical across the three
+        # algorithms (common random numbers)
         streams["cv_noise"] = lambda rng, R: rng.standard_normal((R, m, d))
-    state: tuple[np.ndarray, ...] = (z0,)
-    if option == 1:  # control variates of all M clients at z_0 (Γ_0 = 0)
-        V = client_grad(g, np.repeat(z0[:, None], M, 1))
+
+    def init(replicas: int, seed: int) -> ServerState | SAGDA1State:
+        z0 = start(g.z0, replicas)
+        if option != 1:
+            return ServerState(z0)
+        V = client_grad(g, np.repeat(z0[:, None], M, 1))  # all M clients at z_0 (Γ_0 = 0)
         if g.noisy:
             V = noisy_grad(g, V, np.random.default_rng([seed, 99]).standard_normal(V.shape))
-        state = (z0, V)
+        return SAGDA1State(z0, V)
 
-    def step(st: tuple[np.ndarray, ...], dr: dict[str, Any], t: int):
-        z = st[0]
-        R = z.shape[0]
-        idx = sampled(dr["clients"], m)
+    def step(state: Any, draws: Mapping[str, Any], t: int) -> tuple[Any, np.ndarray]:
+        z = state.z
+        idx = sampled(draws["clients"], m)
         zt = np.repeat(z[:, None], m, 1)
-        xi = dr.get("noise")
-        corr = None
-        V = None
+        xi = draws.get("noise")
+        corr = v_new = None
         if option:
             v_new = client_grad(g, zt, idx)
             if xi is not None:
-                v_new = noisy_grad(g, v_new, dr["cv_noise"])
+                v_new = noisy_grad(g, v_new, draws["cv_noise"])
             if option == 2:
                 corr = v_new.mean(1, keepdims=True) - v_new
             else:
-                V = st[1]
-                corr = V.mean(1, keepdims=True) - gather(V, idx)
+                corr = state.V.mean(1, keepdims=True) - gather(state.V, idx)
         zK = local_steps(g, zt, idx, tau, s_l, xi, corr=corr)
         z_new = project_y(g, z + eta_g * (zK.mean(1) - z))
         if option == 1:
-            V = V.copy()
+            V = state.V.copy()
             np.put_along_axis(V, idx[..., None], v_new, axis=1)
-            return (z_new, V), np.ones(R)
-        return (z_new,), np.ones(R)
+            return SAGDA1State(z_new, V), np.ones(z.shape[0])
+        return ServerState(z_new), np.ones(z.shape[0])
 
-    name = {0: "fsgda", 1: "sagda1", 2: "sagda2"}[option]
-    return Compiled(state, step, streams, lambda st: st[0], K + (1 if option else 0),
-                    {"algorithm": name, **c})
-
-
-def _entry(option: int):
-    def run(problem: MinMaxGame, config: dict[str, Any], rounds: int, seeds: int, seed: int) -> dict:
-        return run_doc(compile_fsgda(problem, config, seeds, seed, option), problem, rounds, seeds, seed)
-    return run
+    return Method(init, step, observe=server_observe(g), streams=streams,
+                  config={**{k: config[k] for k in ("eta_xl", "eta_yl", "eta_xg", "eta_yg")},
+                          "K": K, "m": m},
+                  samples_per_step=K + (1 if option else 0))
 
 
-PARAMS: dict[str, tuple[float | None, str]] = {
-    "eta_xl": (0.01, "local step η_{x,l}"), "eta_yl": (0.01, "local step η_{y,l}"),
-    "eta_xg": (1.0, "server step η_{x,g}"), "eta_yg": (1.0, "server step η_{y,g}"),
-    "K": (1, "local steps"), "m": (0, "clients sampled per round (0: all M)")}
+def steps_for(gamma_x: float, gamma_y: float, eta_g: float, K: int) -> dict[str, float]:
+    """Local steps for per-round steps γ = η_l η_g K and server step η_g on both blocks
+    (sagda.md §2 "Effective step")."""
+    return {"eta_xl": gamma_x / (eta_g * K), "eta_yl": gamma_y / (eta_g * K), "eta_xg": eta_g,
+            "eta_yg": eta_g, "K": K}
 
-ALGORITHMS = [
-    AlgorithmEntry("fsgda", "sagda", "FSGDA: federated SGDA with two-sided steps (Alg. 2)",
-                   _entry(0), PARAMS),
-    AlgorithmEntry("sagda1", "sagda", "SAGDA Option I: stale client control variates (Alg. 1)",
-                   _entry(1), PARAMS),
-    AlgorithmEntry("sagda2", "sagda", "SAGDA Option II: fresh sampled control variates (Alg. 1)",
-                   _entry(2), PARAMS),
-]
+
+def local_phase(g: MinMaxGame, zt: np.ndarray, eta: float, K: int, replicas: int,
+                rng: np.random.Generator) -> tuple[list[np.ndarray], list[np.ndarray],
+                                                   list[np.ndarray]]:
+    """K noisy local steps of every client from z_t with η_{x,l} = η_{y,l} = η (FSGDA, Alg. 2
+    lines 5–8), ``replicas`` independent noise draws: the iterates z^j_{t,i} (j = 0..K, each
+    (R, M, d)), the stochastic gradients (K of them) and the noise-free gradients along the
+    noise-free trajectory (K of them, (M, d))."""
+    s = signed(g, eta, eta)
+    z = np.broadcast_to(zt, (replicas, g.M, g.d)).copy()
+    zbar = np.broadcast_to(zt, (g.M, g.d)).copy()
+    iterates, grads, grads_bar = [z.copy()], [], []
+    for _ in range(K):
+        gr = noisy_grad(g, np.einsum("mij,rmj->rmi", g.H, z) + g.h, rng.standard_normal(z.shape))
+        gb = np.einsum("mij,mj->mi", g.H, zbar) + g.h
+        grads.append(gr)
+        grads_bar.append(gb)
+        z = z - s * gr
+        zbar = zbar - s * gb
+        iterates.append(z.copy())
+    return iterates, grads, grads_bar
+
+
+MINMAX_PROBLEMS = ("minmax-quadratic", "minmax-scalar", "minmax-cos", "minmax-ncc")
+PARAMS = {"eta_xl": Param(0.01, "local step η_{x,l}"), "eta_yl": Param(0.01, "local step η_{y,l}"),
+          "eta_xg": Param(1.0, "server step η_{x,g}"), "eta_yg": Param(1.0, "server step η_{y,g}"),
+          "K": Param(1, "local steps K", kind=int, low=1),
+          "m": Param(0, "clients sampled per round m (0: all M)", kind=int, low=0)}
+
+FSGDA = Algorithm("fsgda", "sagda", "FSGDA: federated SGDA with two-sided steps (Alg. 2)",
+                  partial(build_sagda, option=0), PARAMS, MINMAX_PROBLEMS)
+SAGDA_I = Algorithm("sagda1", "sagda", "SAGDA Option I: stale client control variates (Alg. 1)",
+                    partial(build_sagda, option=1), PARAMS, MINMAX_PROBLEMS)
+SAGDA_II = Algorithm("sagda2", "sagda", "SAGDA Option II: fresh sampled control variates (Alg. 1)",
+                     partial(build_sagda, option=2), PARAMS, MINMAX_PROBLEMS)
+
+
+def compile_fsgda(g, config, replicas, seed=0, option=0):  # TRANSITIONAL, removed with the claims rewrite
+    from ..minmax_common import Compiled
+    alg = (FSGDA, SAGDA_I, SAGDA_II)[option]
+    method = alg.method(g, {k: v for k, v in config.items() if k in PARAMS})
+    return Compiled(tuple(method.init(replicas, seed)), lambda st, dr, t: (
+        tuple(method.step(type(method.init(1, 0))(*st), dr, t)[0]), np.ones(st[0].shape[0])),
+        dict(method.streams), lambda st: st[0], method.samples_per_step,
+        {"algorithm": alg.name, **method.config})
