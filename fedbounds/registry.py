@@ -4,7 +4,10 @@
 from __future__ import annotations
 
 import difflib
+import importlib.util
+import sys
 from functools import cache
+from pathlib import Path
 
 from . import plugins
 from . import theorems as _pkg
@@ -28,10 +31,53 @@ def papers() -> dict[str, dict]:
     return out
 
 
+_FILES: dict[str, dict] = {}  # theorems loaded from user files for this process (load_file)
+
+
+def load_file(path: str | Path, argument: str = "--theorems") -> list[Theorem]:
+    """Load the theorems of a user's Python file (a module defining ``THEOREMS`` and optionally
+    ``PAPER``) for the rest of this process, e.g. ``fedbounds check my.py:mine.thm1``.
+
+    Errors (missing file, import error, no ``THEOREMS``, not a Theorem, an id that clashes with
+    a known one) are :class:`BadInput` naming ``argument`` and the file."""
+    file = Path(path).expanduser().resolve()
+    key = str(file)
+    if key in _FILES:
+        return _FILES[key]["theorems"]
+    if file.suffix != ".py" or not file.is_file():
+        raise BadInput(argument, f"{path}: not a Python file (expected FILE.py)")
+    name = f"fedbounds_user_{abs(hash(key))}"
+    spec = importlib.util.spec_from_file_location(name, file)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as e:  # the user's code: report it, do not crash
+        sys.modules.pop(name, None)
+        raise BadInput(argument, f"{path}: {type(e).__name__}: {e}") from None
+    found = getattr(module, "THEOREMS", None)
+    if not isinstance(found, (list, tuple)) or not found:
+        raise BadInput(argument, f"{path}: defines no THEOREMS list")
+    known = theorems()
+    for thm in found:
+        if not isinstance(thm, Theorem):
+            raise BadInput(argument, f"{path}: THEOREMS holds {thm!r}, not a fedbounds Theorem")
+        if thm.id in known and known[thm.id] is not thm:
+            raise BadInput(argument, f"{path}: theorem id {thm.id!r} is already defined")
+    meta = dict(getattr(module, "PAPER", {"key": found[0].paper}))
+    meta.update(theorems=list(found), module=str(file))
+    _FILES[key] = meta
+    theorems.cache_clear()
+    return list(found)
+
+
 @cache
 def theorems() -> dict[str, Theorem]:
-    """Theorem id → theorem, over every paper."""
+    """Theorem id → theorem, over every paper (and the files loaded with :func:`load_file`)."""
     out: dict[str, Theorem] = {}
+    for meta in _FILES.values():
+        for thm in meta["theorems"]:
+            out[thm.id] = thm
     for meta in papers().values():
         for thm in meta["theorems"]:
             if not isinstance(thm, Theorem):
@@ -44,7 +90,11 @@ def theorems() -> dict[str, Theorem]:
 
 
 def get(theorem_id: str, argument: str = "ID") -> Theorem:
-    """The theorem with this id, or :class:`BadInput` suggesting the closest ids."""
+    """The theorem with this id, or :class:`BadInput` suggesting the closest ids. ``FILE.py:ID``
+    loads the theorems of FILE.py first (:func:`load_file`)."""
+    if ".py:" in theorem_id:
+        path, theorem_id = theorem_id.rsplit(":", 1)
+        load_file(path, argument)
     table = theorems()
     if theorem_id in table:
         return table[theorem_id]
@@ -55,6 +105,7 @@ def get(theorem_id: str, argument: str = "ID") -> Theorem:
 
 
 def clear_caches() -> None:
-    """Forget discovered papers (after changing plugins, e.g. in tests)."""
+    """Forget discovered papers and loaded theorem files (after changing plugins, in tests)."""
+    _FILES.clear()
     papers.cache_clear()
     theorems.cache_clear()

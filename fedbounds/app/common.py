@@ -15,6 +15,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from fedbounds import registry
 from fedbounds.errors import BadInput
 from fedbounds.parse import parse_assignments
 
@@ -22,14 +23,23 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=N
                   help="Check published convergence theory for federated min-max and "
                        "compositional optimization: conditions, bounds, complexities, runs.")
 out = Console(soft_wrap=True)
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="JSON on stdout instead of a table.")]
 SetOpt = Annotated[list[str] | None, typer.Option(
     "--set", help="NAME=VALUE (integers, decimals, 1e-3, fractions like 1/8); "
                   "`--set a=1 b=2` and `--set a=1 --set b=2` both work.")]
+TheoremsOpt = Annotated[list[str] | None, typer.Option(
+    "--theorems", metavar="FILE.py", help="also load the THEOREMS of this Python file (your own "
+    "theorem; repeatable); `ID` may also be written FILE.py:ID")]
 MoreOpt = Annotated[list[str] | None, typer.Argument(
     metavar="[NAME=VALUE]...", help="more NAME=VALUE pairs (continuing --set)", show_default=False)]
+
+
+def load_theorem_files(files: list[str] | None) -> None:
+    """Load user theorem files given with --theorems (exit 2 naming the file on any error)."""
+    for file in files or []:
+        registry.load_file(file, "--theorems")
 
 
 def assignments(set_: list[str] | None, more: list[str] | None) -> dict:

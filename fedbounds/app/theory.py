@@ -18,14 +18,29 @@ from fedbounds.errors import BadInput
 from fedbounds.findings import findings
 from fedbounds.verify import catalog
 
-from .common import JsonOpt, MoreOpt, SetOpt, app, assignments, emit_json, err, esc, g, guarded, out
+from .common import (
+    JsonOpt,
+    MoreOpt,
+    SetOpt,
+    TheoremsOpt,
+    app,
+    assignments,
+    emit_json,
+    err,
+    esc,
+    g,
+    guarded,
+    load_theorem_files,
+    out,
+)
 
 
 # ---------------------------------------------------------------------------------------------
 @app.command("list")
 @guarded
-def list_cmd(json_: JsonOpt = False) -> None:
-    """Theorems (and claims, algorithms, problems once registered)."""
+def list_cmd(theorems: TheoremsOpt = None, json_: JsonOpt = False) -> None:
+    """Theorems, claims, algorithms and problems (built in, plugins, and --theorems files)."""
+    load_theorem_files(theorems)
     rows = [{"id": t.id, "paper": t.paper, "title": t.title, "source": t.source,
              "corrected_of": t.corrected_of} for t in registry.theorems().values()]
     extra = _extra_listing()
@@ -56,8 +71,10 @@ def _extra_listing() -> dict[str, list[dict]]:
 
 @app.command()
 @guarded
-def show(theorem_id: Annotated[str, typer.Argument(metavar="ID")], json_: JsonOpt = False) -> None:
+def show(theorem_id: Annotated[str, typer.Argument(metavar="ID")], theorems: TheoremsOpt = None,
+         json_: JsonOpt = False) -> None:
     """Statement, symbols with domains, conditions with source lines, bound, errata."""
+    load_theorem_files(theorems)
     t = registry.get(theorem_id)
     syms = [t.notation.spec(n) for n in t.inputs()]
     data = {
@@ -133,8 +150,9 @@ def show(theorem_id: Annotated[str, typer.Argument(metavar="ID")], json_: JsonOp
 @guarded
 def check(theorem_id: Annotated[str, typer.Argument(metavar="ID")], more: MoreOpt = None,
           set_: SetOpt = None,
-          json_: JsonOpt = False) -> None:
+          theorems: TheoremsOpt = None, json_: JsonOpt = False) -> None:
     """Each condition of ID at the given values: lhs, rhs, margin, holds. Exit 1 if any fails."""
+    load_theorem_files(theorems)
     t = registry.get(theorem_id)
     feasible, results = engine.check(t, assignments(set_, more))
     if json_:
@@ -156,8 +174,9 @@ def check(theorem_id: Annotated[str, typer.Argument(metavar="ID")], more: MoreOp
 def max_step(theorem_id: Annotated[str, typer.Argument(metavar="ID")],
              more: MoreOpt = None,
              vary: Annotated[str, typer.Option("--vary", help="symbol to maximise")] = "",
-             set_: SetOpt = None, json_: JsonOpt = False) -> None:
+             set_: SetOpt = None, theorems: TheoremsOpt = None, json_: JsonOpt = False) -> None:
     """Largest value of --vary satisfying every condition of ID, the others fixed by --set."""
+    load_theorem_files(theorems)
     t = registry.get(theorem_id)
     if not vary:
         raise BadInput("--vary", "required: the symbol to maximise, e.g. --vary gamma")
@@ -182,8 +201,9 @@ def max_step(theorem_id: Annotated[str, typer.Argument(metavar="ID")],
 @guarded
 def bound_cmd(theorem_id: Annotated[str, typer.Argument(metavar="ID")], more: MoreOpt = None,
           set_: SetOpt = None,
-              json_: JsonOpt = False) -> None:
+              theorems: TheoremsOpt = None, json_: JsonOpt = False) -> None:
     """Value of the bound of ID and its named terms."""
+    load_theorem_files(theorems)
     t = registry.get(theorem_id)
     r = engine.bound(t, assignments(set_, more))
     if json_:
@@ -208,8 +228,9 @@ def bound_cmd(theorem_id: Annotated[str, typer.Argument(metavar="ID")], more: Mo
 @app.command()
 @guarded
 def complexity(theorem_id: Annotated[str, typer.Argument(metavar="ID")],
-               json_: JsonOpt = False) -> None:
+               theorems: TheoremsOpt = None, json_: JsonOpt = False) -> None:
     """Orders derived from the encoded bound and schedule, beside the paper's claims."""
+    load_theorem_files(theorems)
     t = registry.get(theorem_id)
     rep = derive(t)
     if json_:

@@ -40,17 +40,17 @@ def _json(runner: CliRunner, *args: str) -> dict:
 
 def test_list_shows_every_layer_of_the_plugin(toygda):
     listing = _json(toygda, "list", "--json")
-    assert "toygda.thm1" in {t["id"] for t in listing["theorems"]}
-    assert "toygda.p1" in {c["id"] for c in listing["claims"]}
+    assert "gda.thm1" in {t["id"] for t in listing["theorems"]}
+    assert "gda.p1" in {c["id"] for c in listing["claims"]}
     assert "toy-gda" in {a["id"] for a in listing["algorithms"]}
     assert "toy-rotation" in {p["id"] for p in listing["problems"]}
 
 
 def test_theory_commands_work_on_the_plugin_theorem(toygda):
-    doc = _json(toygda, "max-step", "toygda.thm1", "--vary", "gamma", "--set", "mu=1", "L=3",
+    doc = _json(toygda, "max-step", "gda.thm1", "--vary", "gamma", "--set", "mu=1", "L=3",
                 "T=10", "D_0=1", "--json")
     assert doc["value"] == pytest.approx(1 / 9, rel=1e-12)  # μ/L²
-    result = toygda.invoke(app, ["check", "toygda.thm1", "--set", "gamma=1/8", "mu=1", "L=3",
+    result = toygda.invoke(app, ["check", "gda.thm1", "--set", "gamma=1/8", "mu=1", "L=3",
                                  "T=10", "D_0=1"])
     assert result.exit_code == 1  # 1/8 > 1/9: infeasible
 
@@ -60,18 +60,18 @@ def test_run_and_verify_the_plugin_claim(toygda):
     assert run["config"]["gamma"] == pytest.approx(1 / 5)  # μ/L² with L² = 1 + 2²
     d = run["metrics"]["dist_sq"]
     assert d[1] / d[0] == pytest.approx(1 - 1 / 5, rel=1e-12)  # ‖I − γJ‖² = 1 − γμ here
-    doc = _json(toygda, "verify", "toygda", "--json")
+    doc = _json(toygda, "verify", "gda", "--json")
     (verdict,) = doc["claims"]
-    assert verdict["id"] == "toygda.p1" and verdict["verdict"] == "confirmed"
+    assert verdict["id"] == "gda.p1" and verdict["verdict"] == "confirmed"
     assert verdict["statistic"] == pytest.approx(1.0, rel=1e-9)  # the bound is attained
 
 
 def test_the_report_has_a_page_for_the_plugin(toygda, tmp_path):
-    result = toygda.invoke(app, ["report", "--paper", "toygda", "--out", str(tmp_path / "r")])
+    result = toygda.invoke(app, ["report", "--paper", "gda", "--out", str(tmp_path / "r")])
     assert result.exit_code == 0, result.output
-    page = (tmp_path / "r" / "toygda.md").read_text()
-    assert "toygda.p1" in page and "confirmed" in page
-    assert "toygda" in (tmp_path / "r" / "index.html").read_text()
+    page = (tmp_path / "r" / "gda.md").read_text()
+    assert "gda.p1" in page and "confirmed" in page
+    assert "gda.html" in (tmp_path / "r" / "index.html").read_text()
 
 
 def test_a_broken_plugin_is_named(monkeypatch, tmp_path):

@@ -19,7 +19,7 @@ def build_gda(problem, config) -> Method[GDAState]:
     c = problem.constants
     gamma = config["gamma"]
     if gamma is None:
-        gamma = schedule_values(registry.get("toygda.thm1"), c)["gamma"]
+        gamma = schedule_values(registry.get("gda.thm1"), c)["gamma"]
     J, z_star = problem.J, problem.z_star
 
     def init(replicas: int, seed: int) -> GDAState:
@@ -36,6 +36,6 @@ def build_gda(problem, config) -> Method[GDAState]:
                   constants=c)
 
 
-TOY_GDA = Algorithm("toy-gda", "toygda", "GDA z ← z − γF(z)", build_gda,
+TOY_GDA = Algorithm("toy-gda", "gda", "GDA z ← z − γF(z)", build_gda,
                     params={"gamma": Param(None, "step size γ (default μ/L², Theorem 1)", low=0)},
                     problems=("toy-rotation",))

@@ -14,9 +14,9 @@ from .algorithms import TOY_GDA
 from .problems import rotation_game
 
 
-@claim("toygda.p1", title="GDA stays below the Theorem 1 bound",
+@claim("gda.p1", title="GDA stays below the Theorem 1 bound",
        prediction="‖z_t − z*‖² ≤ (1 − γμ)^t ‖z_0 − z*‖² for every t at γ = μ/L²",
-       source="Theorem 1", theorems=("toygda.thm1",), rule=UpperBound(1.0, rtol=1e-9),
+       source="Theorem 1", theorems=("gda.thm1",), rule=UpperBound(1.0, rtol=1e-9),
        params={"T": 40, "b": 2.0, "rate_scale": 1.0}, perturb={"rate_scale": 2.0},
        figure=FigureSpec("GDA against Theorem 1", "iteration t", "‖z_t − z*‖²"))
 def p1(params, seed: int) -> Measurement:
@@ -27,7 +27,7 @@ def p1(params, seed: int) -> Measurement:
     t = trace.iterations
     d0 = float(trace.metrics["dist_sq"][0, 0])
     values = {**problem.constants, "gamma": method.config["gamma"], "D_0": d0}
-    thm = registry.get("toygda.thm1")
+    thm = registry.get("gda.thm1")
     exact = {k: Fraction(v) for k, v in values.items()}
     contraction = 1 - params["rate_scale"] * (1 - engine.bound(thm, {**exact, "T": 1}).value / d0)
     bound = d0 * contraction ** t

@@ -25,6 +25,6 @@ def rotation_game(params: dict[str, float], seed: int = 0) -> RotationGame:
     return RotationGame(J, z_star, {"mu": mu, "L": math.hypot(mu, b)})
 
 
-PROBLEMS = [ProblemEntry("toy-rotation", "toygda", "F(z) = J(z − z*), J = [[μ, b], [−b, μ]]",
+PROBLEMS = [ProblemEntry("toy-rotation", "gda", "F(z) = J(z − z*), J = [[μ, b], [−b, μ]]",
                          rotation_game, {"mu": (1.0, "strong monotonicity μ"),
                                          "b": (2.0, "rotation b")})]
