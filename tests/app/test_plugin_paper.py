@@ -88,3 +88,44 @@ def test_a_broken_plugin_is_named(monkeypatch, tmp_path):
         registry.clear_caches()
     assert result.exit_code == 2
     assert "brokenpaper" in result.output and "not_a_module_at_all" in result.output
+
+
+def _distribution(root: Path, name: str, package: str) -> None:
+    """An installed distribution as importlib.metadata sees it: a dist-info folder on sys.path
+    declaring ``package`` under the ``fedbounds.papers`` entry-point group."""
+    info = root / f"{name}-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(f"[fedbounds.papers]\n{name} = {package}\n")
+
+
+def test_a_paper_declared_by_entry_point_is_discovered(monkeypatch, tmp_path):
+    _distribution(tmp_path, "toygda-dist", "toygda")
+    monkeypatch.syspath_prepend(str(PLUGINS))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delenv("FEDBOUNDS_PAPERS", raising=False)
+    registry.clear_caches()
+    catalog.clear_caches()
+    try:
+        runner = CliRunner()
+        listing = _json(runner, "list", "--json")
+        assert "gda.thm1" in {t["id"] for t in listing["theorems"]}
+        assert "toy-gda" in {a["id"] for a in listing["algorithms"]}
+        (verdict,) = _json(runner, "verify", "gda", "--json")["claims"]
+        assert verdict["verdict"] == "confirmed"
+    finally:
+        registry.clear_caches()
+        catalog.clear_caches()
+
+
+def test_a_broken_entry_point_plugin_exits_2_naming_it(monkeypatch, tmp_path):
+    _distribution(tmp_path, "broken-dist", "no_such_paper_package")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delenv("FEDBOUNDS_PAPERS", raising=False)
+    registry.clear_caches()
+    try:
+        result = CliRunner().invoke(app, ["show", "proxskip.thm3.1"])
+    finally:
+        registry.clear_caches()
+    assert result.exit_code == 2
+    assert "no_such_paper_package" in result.output
