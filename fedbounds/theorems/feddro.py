@@ -70,6 +70,16 @@ L_Phi = N.add("L_Phi", POSITIVE, "smoothness of Φ, L_Φ = L_h + B_f L_g + B_g²
 Lbar = N.add("Lbar_fg", POSITIVE, "L̄_{f,g} of the proof of Theorem F.1", r"\bar L_{f,g}", "L980")
 c_beta = N.add("c_beta", POSITIVE, "momentum constant c_β = β/η", r"c_\beta", "L234")
 x0 = N.add("x0", POSITIVE, "initial point x̄⁰ of the counterexample", r"\bar x^0", "L511")
+# per-iteration quantities of the Appendix F lemmas (Lemma F.4, Lemma F.5)
+grad_sq = N.add("grad_sq", NONNEGATIVE, "E‖∇Φ(x̄^t)‖² at iteration t",
+                r"\mathbb{E}\|\nabla\Phi(\bar x^t)\|^2", "L893")
+grad_mean_sq = N.add("grad_mean_sq", NONNEGATIVE,
+                     "E‖(1/K)Σ_k E[∇Φ_k(x_k^t; ξ̄_k^t) | F^t]‖² at iteration t",
+                     r"\mathbb{E}\|\frac1K\sum_k\mathbb{E}[\nabla\Phi_k]\|^2", "L822")
+drift = N.add("drift", NONNEGATIVE, "client drift (1/K)Σ_k E‖x_k^t − x̄^t‖² at iteration t",
+              r"\frac1K\sum_k\mathbb{E}\|x_k^t-\bar x^t\|^2", "L893")
+track = N.add("track", NONNEGATIVE, "tracking error E‖ȳ^t − (1/K)Σ_k g_k(x_k^t)‖² (part of V^t, (21))",
+              r"\mathbb{E}\|\bar y^t-\frac1K\sum_k g_k(x_k^t)\|^2", "L884")
 
 LEMMA31 = L_h + B_f * L_g + B_g**2 * L_f  # L148
 LBAR_PRINTED = 10 * L_h**2 + B_f**2 * L_g**2 + 40 * B_g**4 * L_f**2  # L980 (typo)
@@ -261,8 +271,8 @@ def bound_F1_terms(lbar: sp.Expr = Lbar, cb: sp.Expr = c_beta) -> list[Term]:
     ]
 
 
-def _thm51_terms(lbar: sp.Expr, cb: sp.Expr) -> list[Term]:
-    """Main-text form (L236–L239) with 𝒞 = max{|b|K(I−1)²/T, 1/√(|b|KT)}."""
+def thm51_terms(lbar: sp.Expr = Lbar, cb: sp.Expr = c_beta) -> list[Term]:
+    """Main-text form of Theorem 5.1 (L236–L239) with 𝒞 = max{|b|K(I−1)²/T, 1/√(|b|KT)}."""
     C = _consts(lbar, cb)
     cal = sp.Max(b * K * (I - 1) ** 2 / T, 1 / sp.sqrt(b * K * T))
     return [
@@ -320,7 +330,7 @@ def _thm51(corrected: bool) -> Theorem:
             "β ≤ 1 added (T ≥ c_β²|b|K), c_β = 4max(B_g², B_g⁴)L_f²."),
         notation=N, assumptions=ASSUMPTIONS, derived=_derived(corrected),
         conditions=conds, bound_lhs="E‖∇Φ(x̄^{a(T)})‖² = (1/T)Σ_t E‖∇Φ(x̄^t)‖² (L982, L990)",
-        bound=_thm51_terms(Lbar, c_beta),
+        bound=thm51_terms(Lbar, c_beta),
         errata=[E_LBAR, E_BETA, E_CBETA, E_BATCH], corrected_of="feddro.thm5.1" if corrected else None,
         horizon=T, accuracy=epsilon, algorithms=["feddro"],
         notes=["The exact Theorem F.1 bound (L634–L636) is ≤ this main-text form; "
@@ -415,6 +425,132 @@ def _cor2(corrected: bool) -> Theorem:
                "thresholds add lower-order requirements (schedule_vs_conditions)."])
 
 
+# -- Appendix F statements the numeric claims evaluate (Lemma 3.1, Theorem F.1, Lemmas F.3–F.5) --
+E_F5_MIN = Erratum(
+    "lemmaF5-min", "L892", "η^t ≤ {a, b}", "η^t ≤ min{a, b}, and β^{t+1} ≤ 1",
+    "The set braces miss 'min'; the cancellation (1 − β)² − 1 + c_βη ≤ 0 of the proof also needs "
+    "β^{t+1} = c_βη^t ≤ 1 (β^t ∈ (0, 1), L226).", "feddro.md §9 item 37")
+
+
+def _lem31() -> Theorem:
+    return Theorem(
+        id="feddro.lem3.1", paper="feddro", title="Φ is L_Φ-smooth (Lemma 3.1)",
+        source="L146–L148",
+        statement="Under Assumption 1, Φ = h + f∘g has an L_Φ-Lipschitz gradient with "
+                  "L_Φ = L_h + B_f L_g + B_g² L_f (L148).",
+        notation=N, assumptions=ASSUMPTIONS[:1],
+        bound_lhs="sup_x ‖∇²Φ(x)‖ (the smoothness constant of Φ)",
+        bound=[Term("L_Phi", LEMMA31, "L148")], algorithms=[])
+
+
+def _thmF1(corrected: bool) -> Theorem:
+    conds = _T_th_conditions()
+    if corrected:  # β = c_β√(|b|K/T) ≤ 1 written for T (digest §9 item 19)
+        conds.append(Condition("T >= c_beta^2 bK (beta <= 1)", sp.Ge(T, c_beta**2 * b * K),
+                               "L226 (β^t ∈ (0,1)), [derived] digest §9.19",
+                               "⇔ β = c_β√(|b|K/T) ≤ 1"))
+    return Theorem(
+        id="feddro.thmF.1" + (".corrected" if corrected else ""), paper="feddro",
+        title="Convergence of FedDRO, exact appendix form (Theorem F.1)"
+              + (" (corrected: L̄ coefficient 20, β ≤ 1, c_β = 4max(B_g²,B_g⁴)L_f²)"
+                 if corrected else ""),
+        source="L625–L636 (proof L976–L1006)",
+        statement="Theorem 5.1 with the bound before 𝒞 is introduced: the initialization, "
+                  "variance × drift, variance, heterogeneity × drift and heterogeneity terms of "
+                  "L634–L636." + (" Corrected as feddro.thm5.1.corrected." if corrected else ""),
+        notation=N, assumptions=ASSUMPTIONS, derived=_derived(corrected), conditions=conds,
+        bound_lhs="E‖∇Φ(x̄^{a(T)})‖² = (1/T)Σ_t E‖∇Φ(x̄^t)‖² (L982, L990)",
+        bound=bound_F1_terms(Lbar, c_beta), errata=[E_LBAR, E_BETA, E_CBETA, E_BATCH],
+        corrected_of="feddro.thmF.1" if corrected else None, horizon=T, accuracy=epsilon,
+        algorithms=["feddro"],
+        notes=["Theorem 5.1's main-text bound (feddro.thm5.1) is this bound with 𝒞 = "
+               "max{|b|K(I−1)²/T, 1/√(|b|KT)} factored out (L236–L239)."])
+
+
+def _lemF3() -> Theorem:
+    lf = 24 * L_h**2 + 24 * B_f**2 * L_g**2
+    return Theorem(
+        id="feddro.lemF.3", paper="feddro",
+        title="Client drift summed over a run (Lemma F.3, Term XIII of Theorem F.6's proof)",
+        source="L723–L727, L936–L966",
+        statement="With η ≤ 1/(3I√(24L_h² + 24B_f²L_g²)) (so 1 − η²I²(24L_h² + 24B_f²L_g²) ≥ 8/9), "
+                  "Σ_{t<T}(1/K)Σ_k E‖x_k^t − x̄^t‖² ≤ η²(I−1)²(5σ_h²/|b_h| + 5B_f²σ_g²/|b_g|)T + "
+                  "η²(I−1)²(15Δ_h² + 15B_f²Δ_g²)T (L964–L966).",
+        notation=N, assumptions=ASSUMPTIONS[:3],
+        conditions=[Condition("eta <= 1/(3I sqrt(24L_h^2 + 24B_f^2L_g^2))",
+                              sp.Le(eta, 1 / (3 * I * sp.sqrt(lf))), "L964, L916")],
+        bound_lhs="Term XIII = Σ_{t<T} (1/K)Σ_k E‖x_k^t − x̄^t‖² (L964)",
+        bound=[Term("variance", eta**2 * (I - 1) ** 2 * (5 * sigma_h**2 + 5 * B_f**2 * sigma_g**2)
+                    / b * T, "L966"),
+               Term("heterogeneity", eta**2 * (I - 1) ** 2 * (15 * Delta_h**2
+                                                              + 15 * B_f**2 * Delta_g**2) * T,
+                    "L966")],
+        algorithms=["feddro"], notes=["|b_h| = |b_g| = |b|."])
+
+
+def _lemF4() -> Theorem:
+    q = eta**2 * (1 - beta) ** 2 * B_g**2 / (b * K)
+    return Theorem(
+        id="feddro.lemF.4", paper="feddro", title="Tracking error of ȳ (Lemma F.4, proof form)",
+        source="L817–L826 (proof form L873–L878)",
+        statement="E‖ȳ^{t+1} − (1/K)Σ_k g_k(x_k^{t+1})‖² ≤ (1−β)² E‖ȳ^t − (1/K)Σ_k g_k(x_k^t)‖² "
+                  "+ 8η²(1−β)²B_g²/(|b|K)·E‖(1/K)Σ_k E[∇Φ_k]‖² + η²(1−β)²B_g²(96L_h² + "
+                  "96B_f²L_g²)/(|b|K)·drift + 4η²(1−β)²B_g²σ_h²/(|b|K) + (2β² + 4η²(1−β)²B_g²"
+                  "B_f²)σ_g²/(|b|K) + 48η²(1−β)²B_g²(Δ_h² + B_f²Δ_g²)/(|b|K) (digest §6).",
+        notation=N, assumptions=ASSUMPTIONS[:3],
+        conditions=[Condition("beta <= 1", sp.Le(beta, 1), "L226 (β^t ∈ (0, 1))")],
+        bound_lhs="E‖ȳ^{t+1} − (1/K)Σ_k g_k(x_k^{t+1})‖²",
+        bound=[Term("contraction", (1 - beta) ** 2 * track, "L873"),
+               Term("mean gradient", 8 * q * grad_mean_sq, "L873"),
+               Term("drift", q * (96 * L_h**2 + 96 * B_f**2 * L_g**2) * drift, "L874"),
+               Term("variance h", 4 * q * sigma_h**2, "L875"),
+               Term("variance g", (2 * beta**2 + 4 * eta**2 * (1 - beta) ** 2 * B_g**2 * B_f**2)
+                    / (b * K) * sigma_g**2, "L876"),
+               Term("heterogeneity", 48 * q * (Delta_h**2 + B_f**2 * Delta_g**2), "L877")],
+        algorithms=["feddro"],
+        notes=["Indexed as in the proof (ȳ^t → ȳ^{t+1}, β^{t+1}); the printed statement shifts "
+               "the indices (digest §9 item 33). Step (g) ignores the averaging jump (item 35)."])
+
+
+def _lemF5(corrected: bool) -> Theorem:
+    bK = b * K
+    return Theorem(
+        id="feddro.lemF.5" + (".corrected" if corrected else ""), paper="feddro",
+        title="Descent of the potential V^t (Lemma F.5)"
+              + (" (corrected: c_β = 4max(B_g², B_g⁴)L_f²)" if corrected else ""),
+        source="L884–L897",
+        statement="With V^t = EΦ(x̄^t) + E‖ȳ^t − (1/K)Σ_k g_k(x_k^t)‖² (21), β^{t+1} = c_βη^t, "
+                  "c_β = 4B_g⁴L_f² and η^t ≤ min{|b|K/(2(L_Φ|b|K + 8B_g²)), |b|K(L_h² + 2B_f²L_g² "
+                  "+ 4B_g⁴L_f²)/(B_g²(96L_h² + 96B_f²L_g²))}: V^{t+1} − V^t ≤ −(η/2)E‖∇Φ(x̄^t)‖² "
+                  "+ η(2L_h² + 4B_f²L_g² + 8B_g⁴L_f²)·drift + the σ and Δ terms of L894–L896."
+                  + (" Corrected [derived]: c_β = 4max(B_g², B_g⁴)L_f² (Term V's coefficient is "
+                     "4B_g²L_f²η, digest §9 item 29)." if corrected else ""),
+        notation=N, assumptions=ASSUMPTIONS[:3],
+        derived={L_Phi: LEMMA31, c_beta: C_BETA_FIXED if corrected else C_BETA,
+                 beta: c_beta * eta},
+        conditions=[
+            Condition("eta <= bK/(2(L_Phi bK + 8B_g^2))",
+                      sp.Le(eta, bK / (2 * (L_Phi * bK + 8 * B_g**2))), "L892"),
+            Condition("eta <= bK(L_h^2+2B_f^2L_g^2+4B_g^4L_f^2)/(B_g^2(96L_h^2+96B_f^2L_g^2))",
+                      sp.Le(eta, bK * (L_h**2 + 2 * B_f**2 * L_g**2 + 4 * B_g**4 * L_f**2)
+                            / (B_g**2 * (96 * L_h**2 + 96 * B_f**2 * L_g**2))),
+                      "L892 (the printed braces miss 'min')"),
+            Condition("beta <= 1", sp.Le(beta, 1), "L226 (β^t ∈ (0, 1)), digest §9 item 37")],
+        bound_lhs="V^{t+1} − V^t (potential (21), L884)",
+        bound=[Term("descent", -eta / 2 * grad_sq, "L893"),
+               Term("drift", eta * (2 * L_h**2 + 4 * B_f**2 * L_g**2 + 8 * B_g**4 * L_f**2)
+                    * drift, "L893"),
+               Term("variance", 2 * eta**2 * L_Phi / bK * sigma_h**2
+                    + 4 * eta**2 * B_g**2 / bK * sigma_h**2
+                    + 2 * eta**2 * L_Phi * B_f**2 / bK * sigma_g**2
+                    + eta**2 * (2 * c_beta**2 + 4 * B_g**2 * B_f**2) / bK * sigma_g**2, "L894–L895"),
+               Term("heterogeneity", 48 * eta**2 * B_g**2 / bK * Delta_h**2
+                    + 48 * eta**2 * B_f**2 * B_g**2 / bK * Delta_g**2, "L896")],
+        errata=[E_F5_MIN, E_CBETA] if corrected else [E_F5_MIN],
+        corrected_of="feddro.lemF.5" if corrected else None, algorithms=["feddro"],
+        notes=["|b_h| = |b_g| = |b|; 'L_F' of the print is L_f (digest §9 item 28)."])
+
+
 thm41 = _thm41(False)
 thm41c = _thm41(True)
 thm42 = _thm42(False)
@@ -425,5 +561,13 @@ cor1 = _cor1(False)
 cor1c = _cor1(True)
 cor2 = _cor2(False)
 cor2c = _cor2(True)
+lem31 = _lem31()
+thmF1 = _thmF1(False)
+thmF1c = _thmF1(True)
+lemF3 = _lemF3()
+lemF4 = _lemF4()
+lemF5 = _lemF5(False)
+lemF5c = _lemF5(True)
 
-THEOREMS = [thm41, thm41c, thm42, thm42c, thm51, thm51c, cor1, cor1c, cor2, cor2c]
+THEOREMS = [thm41, thm41c, thm42, thm42c, thm51, thm51c, cor1, cor1c, cor2, cor2c, lem31, thmF1,
+            thmF1c, lemF3, lemF4, lemF5, lemF5c]
