@@ -5,6 +5,7 @@ Exit codes: 0 done (``check``: feasible), 1 ``check`` infeasible, 2 bad input, 3
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import sympy as sp
@@ -16,6 +17,7 @@ from fedbounds import engine, registry
 from fedbounds.complexity import accuracy_target, derive, fmt_order, pretty
 from fedbounds.errors import BadInput
 from fedbounds.findings import findings
+from fedbounds.snapshot import write as write_snapshot
 from fedbounds.verify import catalog
 
 from .common import (
@@ -268,3 +270,29 @@ def complexity(theorem_id: Annotated[str, typer.Argument(metavar="ID")],
         out.print(f"note: {n}", markup=False)
 
 
+
+
+@app.command()
+@guarded
+def snapshot(out: Annotated[Path, typer.Option("--out", help="the golden file to write")] =
+             Path("tests/data/theorems.snapshot"),
+             paper: Annotated[list[str] | None, typer.Option("--paper", help="only these papers")] = None,
+             orders: Annotated[bool, typer.Option(
+                 "--orders/--no-orders", help="also the derived complexity orders (slow)")] = True,
+             theorems: TheoremsOpt = None, json_: JsonOpt = False) -> None:
+    """Write every theorem's conditions, bound terms, schedules, costs, claimed and derived orders
+    evaluated exactly at reference points (the regression golden file; fedbounds.testing)."""
+    load_theorem_files(theorems)
+    known = registry.papers()
+    for p in paper or []:
+        if p not in known:
+            raise BadInput("--paper", f"unknown paper {p!r}; allowed: {', '.join(known)}")
+    chosen = [t for t in registry.theorems().values() if not paper or t.paper in paper]
+    tmp = out.with_name(out.name + ".tmp")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    n = write_snapshot(tmp, chosen, orders=orders)
+    tmp.replace(out)
+    if json_:
+        emit_json({"out": str(out), "theorems": len(chosen), "values": n})
+        return
+    err.print(f"wrote {out}: {n} values of {len(chosen)} theorems", highlight=False)
