@@ -21,6 +21,13 @@ INPUTS_NOTE = ("L_f = max_i ‖H_i‖₂ (joint Hessian of f_i, Assumption 1), �
                "D_0 = 𝓛_0 − 𝓛_* with 𝓛 = Φ − f/10 at z_0 and 𝓛_* = inf 𝓛 = (9/10)Φ(x*) "
                "(closed-form Φ), the smallest valid 𝓛_* (digest §2, §9 item 10)")
 
+# games on which the constants of Φ are checked (sagda.md §8 P3): name, make_game parameters
+PHI_TEST_GAMES = [("default", {}), ("scalar a=b=μ=1", {"dx": 1, "dy": 1, "a_ratio": 1.0}),
+                  ("strong coupling", {"bxy": 3.0, "c_ratio": 4.0}),
+                  ("indefinite A", {"a_ratio": -1.0, "bxy": 2.0}),
+                  ("weak coupling", {"bxy": 0.2, "mu": 2.0}),
+                  ("dx=4, dy=3", {"dx": 4, "dy": 3, "bxy": 1.5})]
+
 
 def objective(g: MinMaxGame, z) -> float:
     """f(x, y) = (1/M) Σ f_i(x, y) of the game (σ-free, λ = 0) at one point z = (x, y)."""

@@ -557,3 +557,18 @@ for _thm in (thm1_opt1, thm1_opt1c, thm1_opt2, thm1_opt2c, cor1, cor1c, thm2, th
 
 THEOREMS = [thm1_opt1, thm1_opt1c, thm1_opt2, thm1_opt2c, cor1, cor1c, thm2, thm2c, cor2, cor2c,
             cor3, cor3c]
+
+# -- lemma inequalities checked numerically at a fixed z_t (digest §6, §8 P4) ----------------------
+# right-hand sides as Terms; the y-block versions substitute σ_y, σ_{y,G} for σ_x, σ_{x,G}
+g_xi2, g_yi2, g_x2, u_x2, e_bar2 = (_s(x, nonnegative=True)
+                                    for x in ("g_xi2", "g_yi2", "g_x2", "u_x2", "e_bar2"))
+LEMMA_RHS = {
+    "Lemma 4 drift": Term(
+        "E‖z^j_{t,i} − z_t‖², j ≤ K + 1, under (7); g_xi2, g_yi2 = ‖∇_x f_i(z_t)‖², ‖∇_y f_i(z_t)‖²",
+        20 * K**2 * eta_xl**2 * g_xi2 + 20 * K**2 * eta_yl**2 * g_yi2
+        + 5 * K * eta_xl**2 * sigma_x**2 + 5 * K * eta_yl**2 * sigma_y**2, "L603"),
+    "sampling": Term("E‖u_x‖² over S_t; g_x2 = ‖∇_x f(z_t)‖² (Theorem 2 proof)",
+                     2 * g_x2 + 2 * (1 - m / M) * sigma_xG**2 / m, "L640"),
+    "Lemma 1": Term("E‖u_x − e_x‖²; e_bar2 = E‖ē_x‖², u_x2 = E‖u_x‖²",
+                    4 * e_bar2 + 4 * u_x2 + 2 * sigma_x**2 / (m * K), "L526–L536"),
+}

@@ -151,12 +151,3 @@ SAGDA_I = Algorithm("sagda1", "sagda", "SAGDA Option I: stale client control var
 SAGDA_II = Algorithm("sagda2", "sagda", "SAGDA Option II: fresh sampled control variates (Alg. 1)",
                      partial(build_sagda, option=2), PARAMS, MINMAX_PROBLEMS)
 
-
-def compile_fsgda(g, config, replicas, seed=0, option=0):  # TRANSITIONAL, removed with the claims rewrite
-    from ..minmax_common import Compiled
-    alg = (FSGDA, SAGDA_I, SAGDA_II)[option]
-    method = alg.method(g, {k: v for k, v in config.items() if k in PARAMS})
-    return Compiled(tuple(method.init(replicas, seed)), lambda st, dr, t: (
-        tuple(method.step(type(method.init(1, 0))(*st), dr, t)[0]), np.ones(st[0].shape[0])),
-        dict(method.streams), lambda st: st[0], method.samples_per_step,
-        {"algorithm": alg.name, **method.config})
