@@ -27,7 +27,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import sympy as sp
 from scipy import optimize
+
+from fedbounds.errors import BadInput
+from fedbounds.theorems.feddro import COUNTEREXAMPLE
 
 from .base import ProblemEntry
 
@@ -233,10 +237,15 @@ def make_p1(params: dict[str, float], seed: int = 0) -> ScalarFamily:
                         s=vals["s"], x0_value=vals["x0"], params=vals)
 
 
+# the Theorem 4.1 instance's g_k = a_k x + c_k, read from the encoded counterexample (L432–L438)
+CE_SLOPES = np.array([float(sp.diff(g, COUNTEREXAMPLE.x)) for g in COUNTEREXAMPLE.g])  # (4, −2)
+CE_OFFSETS = np.array([float(g.subs(COUNTEREXAMPLE.x, 0)) for g in COUNTEREXAMPLE.g])  # (−4, 4)
+
+
 def make_counterexample(params: dict[str, float], seed: int = 0) -> ScalarFamily:
     """The Theorem 4.1 instance: P1 with A = 3, C = 4, K = 2, s = 0 (L432–L438)."""
     vals = {"x0": float(params.get("x0", 0.5))}
-    return ScalarFamily("feddro-counterexample", a=np.array([4.0, -2.0]), c=np.array([-4.0, 4.0]),
+    return ScalarFamily("feddro-counterexample", a=CE_SLOPES.copy(), c=CE_OFFSETS.copy(),
                         s=0.0, x0_value=vals["x0"], params=vals)
 
 
@@ -407,7 +416,8 @@ def synthetic_classification(K: int, m: int, d: int, hetero: float, seed: int) -
     return A, y
 
 
-def _make_dro(kind: str, defaults: dict[str, tuple[float, str]]):
+def make_dro(kind: str, defaults: dict[str, tuple[float, str]]):
+    """The maker of the ``kind`` ('kl' or 'chi2') DRO family with these parameter defaults."""
     def make(params: dict[str, float], seed: int = 0) -> DRO:
         vals = {k: float(params.get(k, v[0])) for k, v in defaults.items()}
         if vals["lam"] <= 0:
@@ -418,10 +428,11 @@ def _make_dro(kind: str, defaults: dict[str, tuple[float, str]]):
     return make
 
 
-_DRO_PARAMS: dict[str, tuple[float, str]] = {
+DRO_PARAMS: dict[str, tuple[float, str]] = {
     "K": (4.0, "clients"), "m": (50.0, "samples per client (m_k = m/K in A.1, L380)"),
     "d": (5.0, "feature dimension"), "hetero": (1.0, "client heterogeneity"),
     "lam": (1.0, "regularization λ"), "radius": (5.0, "ball ‖x‖ ≤ radius of the constants")}
+CHI2_PARAMS: dict[str, tuple[float, str]] = {**DRO_PARAMS, "lam": (2.0, "regularization λ")}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -465,8 +476,16 @@ PROBLEMS = [
            "(digest §8)", make_p1, _P1_PARAMS),
     _entry("feddro-p2", "P2: P1 plus nonlinear heterogeneous h_k (digest §8)", make_p2, _P2_PARAMS),
     _entry("feddro-kl-dro", "KL-regularized DRO, logistic loss, heterogeneous synthetic clients "
-           "(eq. (4), A.1)", _make_dro("kl", _DRO_PARAMS), _DRO_PARAMS),
+           "(eq. (4), A.1)", make_dro("kl", DRO_PARAMS), DRO_PARAMS),
     _entry("feddro-chi2-dro", "chi^2-regularized DRO in the corrected CO form (digest §2.3)",
-           _make_dro("chi2", {**_DRO_PARAMS, "lam": (2.0, "regularization λ")}),
-           {**_DRO_PARAMS, "lam": (2.0, "regularization λ")}),
+           make_dro("chi2", CHI2_PARAMS), CHI2_PARAMS),
 ]
+
+
+def make(name: str, params: dict[str, float], seed: int = 0) -> CompositionalProblem:
+    """The instance of the FedDRO problem family ``name`` (an entry of :data:`PROBLEMS`)."""
+    entries = {p.name: p for p in PROBLEMS}
+    if name not in entries:
+        raise BadInput("--problem", f"unknown FedDRO problem {name!r}; allowed: "
+                       f"{', '.join(entries)}")
+    return entries[name].make(params, seed)

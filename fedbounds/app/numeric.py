@@ -172,37 +172,40 @@ def counterexample(theorem_id: Annotated[str, typer.Argument(metavar="ID")],
                    rounds: Annotated[int, typer.Option("--rounds", help="communication rounds")] = 50,
                    decay: Annotated[str | None, typer.Option(
                        "--decay", help="step decay, e.g. 'sqrt' (η/√(r+1)); default constant")] = None,
-                   variant: Annotated[str, typer.Option(
-                       "--variant", help="Case I: proof (default) or literal")] = "proof",
+                   variant: Annotated[str | None, typer.Option(
+                       "--variant", help="Case I: proof (default) or literal")] = None,
                    json_: JsonOpt = False) -> None:
-    """The FedAvg non-convergence counterexample of FedDRO Theorem 4.1 (x̄ per round)."""
-    if theorem_id != "feddro.thm4.1":
-        raise BadInput("ID", f"{theorem_id!r} has no counterexample; allowed: feddro.thm4.1")
-    if case not in ("I", "II"):
-        raise BadInput("--case", f"{case!r}: allowed I or II")
+    """A theorem's counterexample (e.g. FedDRO Theorem 4.1's FedAvg non-convergence): x̄ per round."""
+    from fedbounds.verify import catalog
+
+    table = catalog.counterexamples()
+    if theorem_id not in table:
+        raise BadInput("ID", f"{theorem_id!r} has no counterexample; allowed: "
+                       f"{', '.join(sorted(table)) or '(none)'}")
+    ce = table[theorem_id]
+    if case not in ce.cases:
+        raise BadInput("--case", f"{case!r}: allowed {' or '.join(ce.cases)}")
     if rounds < 1:
         raise BadInput("--rounds", f"must be a positive integer, got {rounds}")
-    values = assignments(set_, more)
-    for k in values:
-        if k not in ("I", "eta"):
-            raise BadInput(f"--set {k}", f"unknown symbol {k!r}; allowed: I (local steps), eta (step size)")
-    for k in ("I", "eta"):
-        if k not in values:
-            raise BadInput("--set", f"missing {k} (" + ("local steps, integer >= 1" if k == "I"
-                                                        else "step size, > 0") + ")")
-    I_, eta = values["I"], values["eta"]
-    if I_.denominator != 1 or I_ < 1:
-        raise BadInput("--set I", f"I={I_} must be an integer >= 1")
-    if eta <= 0:
-        raise BadInput("--set eta", f"eta={eta} must be > 0")
-    from fedbounds.verify.algorithms import feddro
-
-    doc = feddro.counterexample(case, int(I_), float(eta), rounds=rounds, decay=decay,
-                                variant=variant)
+    values = ce.values({k: float(v) for k, v in assignments(set_, more).items()})
+    options = {}
+    for name, given in (("decay", decay), ("variant", variant)):
+        if name not in ce.options:
+            if given is not None:
+                raise BadInput(f"--{name}", f"{theorem_id} takes no --{name}")
+            continue
+        p = ce.options[name]
+        try:
+            options[name] = p.check(name, p.default if given is None else given)
+        except BadInput as e:
+            raise BadInput(f"--{name}", e.message) from None
+    doc = ce.run(case, values, rounds, **options)
     if json_:
         emit_json(doc)
         return
-    out.print(f"FedAvg on the Theorem 4.1 instance, case {case}, I={int(I_)}, eta={float(eta):g}")
+    shown_values = ", ".join(f"{k}={v}" if isinstance(v, int) else f"{k}={v:g}"
+                             for k, v in values.items())
+    out.print(f"{ce.description}, case {case}, {shown_values}")
     t = Table()
     for col in ("round", "x̄"):
         t.add_column(col)

@@ -1,0 +1,257 @@
+"""FedDRO exact computations (Khanduri et al.): the Theorem 4.1 counterexample's round map and
+fixed points (digest ``feddro.md`` §5.1), the true smoothness of an instance (Lemma 3.1), the
+steady state of Lemma F.4's recursion, and the encoded FedDRO theorems evaluated at numbers
+(the engine over :mod:`fedbounds.theorems.feddro`).
+"""
+
+# ruff: noqa: E741  (I is the paper's number of local steps, L166)
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+import numpy as np
+import sympy as sp
+from scipy import optimize
+
+from fedbounds import engine, registry
+from fedbounds.errors import BadInput
+from fedbounds.problems.feddro import CE_OFFSETS, CE_SLOPES, DRO, ScalarFamily
+from fedbounds.theorems.feddro import COUNTEREXAMPLE
+
+# ---------------------------------------------------------------------------------------------
+# Theorem 4.1: exact round map of Algorithm 1 on the counterexample (L432–L438, digest §5.1)
+# ---------------------------------------------------------------------------------------------
+SLOPES = tuple(float(a) for a in CE_SLOPES)  # g_1 = 4x − 4, g_2 = −2x + 4
+OFFSETS = tuple(float(c) for c in CE_OFFSETS)
+C_ETA = {case: float(v) for case, v in COUNTEREXAMPLE.C_eta.items()}  # L481 (I), L531 (II)
+LOWER_BOUND = float(COUNTEREXAMPLE.lower_bound_grad_sq)  # 1/17: ‖∇Φ(x̄)‖² at x̄ = 1/2
+X0 = float(COUNTEREXAMPLE.x0)
+CASES = ("I", "II")
+VARIANTS = ("proof", "literal")
+
+
+def f_prime(u: Any) -> Any:
+    """f'(y) = y/√(y² + 4) for f(y) = √(y² + 4) (L434); works on floats and arrays."""
+    return u / (u * u + 4) ** 0.5
+
+
+def round_map(xb: Any, etas: list[float], case: str, variant: str, y: tuple[Any, Any] | None
+              ) -> tuple[Any, tuple[Any, Any]]:
+    """One communication round (I = len(etas) local steps) from x̄; returns (x̄ next, y carry).
+
+    Case II: the first step uses ȳ = g(x̄) = x̄ (L515–L524); Case I proof variant: y_k = g_k(x̄)
+    (L465–L468); Case I literal (Algorithm 1, L168–L171): y_k carried from the pre-averaging
+    iterate (ȳ⁰ at t = 0). All other steps use y_k = g_k(x_k)."""
+    (a1, a2), (c1, c2) = SLOPES, OFFSETS
+    x1, x2 = xb, xb
+    for j, e in enumerate(etas):
+        if j == 0 and case == "II":
+            y1 = y2 = xb
+        elif j == 0 and variant == "literal":
+            y1, y2 = y  # type: ignore[misc]
+        else:
+            y1, y2 = a1 * x1 + c1, a2 * x2 + c2
+        x1 = x1 - e * a1 * f_prime(y1)
+        x2 = x2 - e * a2 * f_prime(y2)
+    return (x1 + x2) / 2, (a1 * x1 + c1, a2 * x2 + c2)
+
+
+def grad_Phi(x: float) -> float:
+    """Φ'(x) for Φ(x) = √(x² + 4) (L438)."""
+    return x / math.sqrt(x * x + 4)
+
+
+def grad_F(x: float) -> float:
+    """∇ of F(x) = (1/2)Σ_k f(g_k(x)) (the local objectives' average)."""
+    (a1, a2), (c1, c2) = SLOPES, OFFSETS
+    return (a1 * f_prime(a1 * x + c1) + a2 * f_prime(a2 * x + c2)) / 2
+
+
+def fixed_point_eta0(case: str, I: int) -> float:
+    """η → 0 limit of x̄ per round: Case I solves ∇F = 0 (any I), Case II ∇Φ + (I−1)∇F = 0
+    (digest §5.1; I = 1 in Case II gives x* = 0)."""
+    if case == "II" and I == 1:
+        return 0.0
+    fn = grad_F if case == "I" else (lambda x: grad_Phi(x) + (I - 1) * grad_F(x))
+    return float(optimize.brentq(fn, 0.5, 2.0, xtol=1e-15, rtol=1e-15, maxiter=500))
+
+
+def fixed_point_map(case: str, I: int, eta: float, near: float) -> tuple[float | None, str]:
+    """Attracting fixed point of the constant-η round map nearest to ``near``."""
+    grid = np.linspace(-3.0, 10.0, 5201)
+
+    def R(x: Any) -> Any:
+        return round_map(x, [eta] * I, case, "proof", None)[0]
+
+    diff = R(grid) - grid
+    roots = []
+    for i in np.nonzero(np.sign(diff[:-1]) * np.sign(diff[1:]) <= 0)[0]:
+        a, b = float(grid[i]), float(grid[i + 1])
+        if diff[i] == 0:
+            r = a
+        elif diff[i + 1] == 0:
+            continue
+        else:
+            r = float(optimize.brentq(lambda x: R(x) - x, a, b, xtol=1e-15, rtol=1e-15))
+        h = 1e-6
+        if abs((R(r + h) - R(r - h)) / (2 * h)) < 1:
+            roots.append(r)
+    if not roots:
+        return None, "no attracting fixed point of the round map in [-3, 10]"
+    return min(roots, key=lambda r: abs(r - near)), "root of R(x) = x (brentq), |R'| < 1"
+
+
+def iterate_literal(xb: float, y: tuple[float, float], I: int, eta: float,
+                    max_rounds: int = 200_000) -> tuple[float | None, str]:
+    """Fixed point of the literal Case I map (its state carries y), by iteration."""
+    for n in range(max_rounds):
+        nxt, y = round_map(xb, [eta] * I, "I", "literal", y)
+        if abs(nxt - xb) < 1e-15:
+            return float(nxt), f"iterated the literal map to |Δ| < 1e-15 ({n} more rounds)"
+        xb = nxt
+    return float(xb), f"not converged after {max_rounds} more rounds (last iterate)"
+
+
+def trajectory(case: str, I: int, eta: float, rounds: int, *, decay: str | None = None,
+               variant: str = "proof", x0: float = X0) -> tuple[list[float], tuple[float, float]]:
+    """x̄ at each communication round of Algorithm 1 on the instance, and the last y carry.
+    ``decay='sqrt'``: η^t = η/√(t+1) per iteration t."""
+    xb = float(x0)
+    y: tuple[float, float] = (xb, xb)  # y_k⁰ = ȳ⁰ = g(x̄⁰) = x̄⁰ (literal variant, L168)
+    traj = [xb]
+    for r in range(rounds):
+        its = range(r * I, (r + 1) * I)
+        etas = [eta / math.sqrt(t + 1) if decay == "sqrt" else eta for t in its]
+        xb, y = round_map(xb, etas, case, variant, y)
+        traj.append(float(xb))
+    return traj, y
+
+
+def counterexample(case: str, I: int, eta: float, rounds: int = 50, decay: str | None = None,
+                   variant: str = "proof", x0: float = X0) -> dict[str, Any]:
+    """Algorithm 1 on the Theorem 4.1 instance (L432–L438): x̄ at each communication round.
+
+    Returns the DESIGN ``counterexample`` shape {case, trajectory, final, fixed_point,
+    grad_sq_final, lower_bound} plus fixed_point_eta0 (η → 0 limit), min_over_rounds, the
+    step bound C_η of the case and whether η < C_η. With ``decay='sqrt'`` ``fixed_point`` is
+    the η → 0 limit."""
+    if case not in CASES:
+        raise BadInput("--case", f"{case!r}: allowed {' or '.join(CASES)}")
+    if isinstance(rounds, bool) or int(rounds) != rounds or rounds < 1:
+        raise BadInput("--rounds", f"rounds={rounds!r} must be an integer >= 1")
+    if not (math.isfinite(eta) and eta > 0):
+        raise BadInput("--set eta", f"eta={eta!r} must be a finite number > 0")
+    decay = None if decay == "none" else decay
+    traj, y = trajectory(case, I, eta, int(rounds), decay=decay, variant=variant, x0=x0)
+    fp0 = fixed_point_eta0(case, I)
+    if decay == "sqrt":
+        fp, how = fp0, "eta -> 0 limit (decaying steps)"
+    elif variant == "literal" and case == "I":
+        fp, how = iterate_literal(traj[-1], y, I, eta)
+    else:
+        fp, how = fixed_point_map(case, I, eta, traj[-1])
+    final = traj[-1]
+    return {
+        "case": case, "trajectory": traj, "final": final, "fixed_point": fp,
+        "grad_sq_final": final**2 / (final**2 + 4), "lower_bound": LOWER_BOUND,
+        "lower_bound_exact": "1/17", "fixed_point_eta0": fp0, "fixed_point_method": how,
+        "min_over_rounds": min(traj), "x_star": 0.0, "I": I, "eta": eta, "decay": decay,
+        "variant": variant, "rounds": int(rounds), "x0": float(x0), "C_eta": C_ETA[case],
+        "eta_below_C_eta": bool(eta < C_ETA[case]),
+        "grad_sq_fixed_point": None if fp is None else fp**2 / (fp**2 + 4),
+        "distance_to_fixed_point": None if fp is None else abs(final - fp),
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Lemma 3.1: the true smoothness max|∇²Φ| of an instance (L146–L148)
+# ---------------------------------------------------------------------------------------------
+def scalar_smoothness(prob: ScalarFamily) -> dict[str, Any]:
+    """max_x |Φ''(x)| of a scalar family: sympy Φ'' (exact rationals for a, c, w, m), the
+    maximum over a grid of [−60, 60] refined by a bounded scalar search, and — without h — the
+    closed form ā²/2 at x = −c̄/ā (f'' = 4/(u² + 4)^{3/2} ≤ 1/2, attained at u = 0)."""
+    x = sp.Symbol("x", real=True)
+
+    def q(v: float) -> sp.Rational:
+        return sp.nsimplify(float(v), rational=True)
+
+    abar, cbar = q(prob.a.mean()), q(prob.c.mean())
+    Phi = sp.sqrt((abar * x + cbar) ** 2 + 4) + sum(
+        q(w) * sp.sqrt((x - q(m)) ** 2 + 1) for w, m in zip(prob.w, prob.m, strict=True)) / prob.K
+    d2 = sp.diff(Phi, x, 2)
+    fn = sp.lambdify(x, d2, "numpy")
+    grid = np.linspace(-60, 60, 120001)
+    vals = np.abs(fn(grid))
+    i = int(np.argmax(vals))
+    res = optimize.minimize_scalar(lambda v: -abs(float(fn(v))),
+                                   bounds=(grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]),
+                                   method="bounded", options={"xatol": 1e-12})
+    val = max(float(vals[i]), -float(res.fun))
+    out: dict[str, Any] = {"max_abs_Phi2": val, "argmax": float(res.x),
+                           "method": "sympy Φ'' + grid"}
+    if not np.any(prob.w):
+        exact = sp.nsimplify(sp.simplify(d2.subs(x, -cbar / abar)))
+        out |= {"exact": str(exact), "max_abs_Phi2": float(exact),
+                "grid_exceeds_exact": bool(val > float(exact) * (1 + 1e-12))}
+    return out
+
+
+def dro_smoothness(prob: DRO, n: int, seed: int, h: float = 1e-5) -> dict[str, Any]:
+    """Largest ‖∇²Φ(x)‖₂ over n random points of the ball ‖x‖ ≤ radius (plus x* and 0), by
+    central differences of the exact ∇Φ — a sampled lower estimate of the local L_Φ."""
+    rng = np.random.default_rng(seed)
+    d = prob.d
+    u = rng.standard_normal((n, d))
+    u *= (prob.radius * rng.random(n) ** (1 / d) / np.linalg.norm(u, axis=1))[:, None]
+    pts = np.vstack([u, prob.x_star[None, :], np.zeros((1, d))])
+    E = np.eye(d) * h
+    H = np.stack([(prob.grad_Phi(pts + E[j]) - prob.grad_Phi(pts - E[j])) / (2 * h)
+                  for j in range(d)], axis=1)  # (n, d, d)
+    norms = np.linalg.norm((H + H.transpose(0, 2, 1)) / 2, ord=2, axis=(1, 2))
+    return {"max_abs_Phi2": float(norms.max()), "points": int(pts.shape[0]),
+            "method": f"finite differences (h = {h:g}) at {pts.shape[0]} points of the ball"}
+
+
+# ---------------------------------------------------------------------------------------------
+# The encoded theorems at numbers (engine over fedbounds.theorems.feddro)
+# ---------------------------------------------------------------------------------------------
+class TheoremValues(NamedTuple):
+    """An encoded theorem at given values: bound terms, derived quantities, and per condition
+    (right-hand side, holds)."""
+
+    terms: dict[str, Any]
+    derived: dict[str, float]
+    conditions: dict[str, tuple[float, bool]]
+
+    @property
+    def value(self) -> Any:
+        return sum(self.terms.values())
+
+
+def theorem_at(theorem_id: str, values: Mapping[str, Any]) -> TheoremValues:
+    """Evaluate ``theorem_id`` with the engine: every input of the theorem must be in
+    ``values`` (floats; a bound input may also be an array, evaluated elementwise)."""
+    thm = registry.get(theorem_id)
+    compiled = engine.compiled(thm)
+    args = [np.asarray(values[n], dtype=float) if np.ndim(values[n]) else np.float64(values[n])
+            for n in compiled.names]
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        terms = {t.name: f(*args) for t, f in compiled.terms}
+        derived = {n: float(f(*args)) for n, f in compiled.derived}
+    _, results = engine.check(thm, {n: Fraction(float(values[n]))
+                                    for n in thm.condition_inputs()})
+    return TheoremValues(terms, derived, {r.name: (r.rhs, r.holds) for r in results})
+
+
+def tracking_steady_state(values: Mapping[str, float]) -> float:
+    """Fixed point e = a·e + c of Lemma F.4's recursion (feddro.lemF.4, L873–L878) at
+    ``values`` (drift, mean gradient and the terms they scale as given, usually 0)."""
+    at0 = theorem_at("feddro.lemF.4", {**values, "track": 0.0})
+    rate = theorem_at("feddro.lemF.4", {**values, "track": 1.0}).terms["contraction"]
+    return float(at0.value / (1 - rate))
