@@ -154,11 +154,3 @@ FEDNORM_SGDA_PLUS = Algorithm("fednorm-sgda-plus", "fednorm",
                               "Fed-Norm-SGDA+: normalized, snapshot x̂ (Alg. 1)",
                               partial(build_fednorm, plus=True), PARAMS, GAMES)
 
-
-def compile_fednorm(g, config, replicas, seed=0, *, normalized=True, plus=False):  # TEMP shim
-    from ..minmax_common import Compiled
-    cfg = {**{k: p.default for k, p in PARAMS.items()}, **config}
-    m = build_fednorm(g, cfg, normalized=normalized, plus=plus)
-    return Compiled(tuple(m.init(replicas, seed)), lambda st, dr, t: (tuple(m.step(
-        (FedNormPlusState if plus else FedNormState)(*st), dr, t)[0]), np.ones(st[0].shape[0])),
-        dict(m.streams), lambda st: st[0], m.samples_per_step, dict(m.config))
