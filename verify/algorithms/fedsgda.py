@@ -6,18 +6,29 @@
 * FedSGDA-M (one executor step = one local iteration): STORM estimators
   u ← ∇f_i(z_t; B) + (1 − α)(u − ∇f_i(z_{t−1}; B)) (same minibatch at both points; β for y),
   x ← x − ĉηu, y ← y + cηv, with u, v and x, y averaged every Q iterations; u_1 from a batch B.
+  The server model z is the virtual average z̄_t = (1/N) Σ_i z^i_t (L656), observed every t.
+
+The batch sizes b, B are real: the noise variance of a minibatch gradient is divided by them
+(the claims use b = κ^ν, Cor. 3.13). :func:`cor37_config` and :func:`cor313_config` realize the
+encoded Cor. 3.7 / Thm 3.12 + Cor. 3.13 schedules (integers rounded) for a game.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable, Mapping
+from fractions import Fraction
+from typing import Any, NamedTuple
 
 import numpy as np
+import sympy as sp
+
+from fedbounds import registry
+from fedbounds.errors import BadInput
+from fedbounds.model import Theorem
 from fedbounds.problems.minmax import MinMaxGame
 
-from ..catalog import AlgorithmEntry
-from ..minmax_common import (
-    Compiled,
+from ..algorithm import Algorithm, Method, Param
+from ..minmax import (
     as_taus,
     client_grad,
     local_steps,
@@ -25,100 +36,165 @@ from ..minmax_common import (
     noisy_grad,
     pair,
     project_y,
-    run_doc,
+    server_observe,
     signed,
+    start,
 )
 
-PLUS_DEFAULTS: dict[str, float] = {"c_hat": 0.01, "c": 0.01, "eta_x": 1.0, "eta_y": 1.0, "Q": 1,
-                                   "S": 1, "b": 1}
-M_DEFAULTS: dict[str, float] = {"c_hat": 0.1, "c": 0.1, "eta": 0.1, "alpha": 1.0, "beta": 1.0,
-                                "Q": 1, "b": 1, "B": 1}
+
+class FedSGDAPlusState(NamedTuple):
+    """FedSGDA+: server model z̄_t (replicas, d) and the snapshot x̃_k (replicas, dx)."""
+
+    z: np.ndarray
+    x_tilde: np.ndarray
 
 
-def compile_plus(g: MinMaxGame, config: dict[str, Any], replicas: int, seed: int = 0) -> Compiled:
+class FedSGDAMState(NamedTuple):
+    """FedSGDA-M: the virtual average z̄_t (replicas, d), the local iterates z^i_t = (x^i_t, y^i_t)
+    and the STORM estimators (u^i_t, v^i_t) (replicas, N, d)."""
+
+    z: np.ndarray
+    z_local: np.ndarray
+    u: np.ndarray
+
+
+def build_plus(g: MinMaxGame, config: Mapping[str, Any]) -> Method[FedSGDAPlusState]:
     """FedSGDA+ (Algorithm 1); η_x = η_y = 1 is Local SGDA+ (L155)."""
-    c = {**PLUS_DEFAULTS, **config}
     N, d, dx = g.M, g.d, g.dx
-    Q, S, b = int(c["Q"]), int(c["S"]), float(c["b"])
-    if Q < 1 or S < 1 or b < 1:
-        raise ValueError("Q, S and b must be positive integers")
+    Q, S, b = config["Q"], config["S"], config["b"]
     tau = as_taus(Q, N)
-    s_l = signed(g, c["c_hat"], c["c"])
-    eta_g = pair(g, c["eta_x"], c["eta_y"])
-    z0 = np.broadcast_to(g.z0, (replicas, d)).copy()
-    streams: dict[str, Any] = {"noise": noise_draw(Q, N, d)} if g.noisy else {}
+    s_l = signed(g, config["c_hat"], config["c"])
+    eta_g = pair(g, config["eta_x"], config["eta_y"])
 
-    def step(st: tuple[np.ndarray, ...], dr: dict[str, Any], t: int):
-        z, x_til = st
-        R = z.shape[0]
-        zt = np.repeat(z[:, None], N, 1)
-        zQ = local_steps(g, zt, None, tau, s_l, dr.get("noise"),
-                         x_snap=np.repeat(x_til[:, None], N, 1), batch=b)
+    def init(replicas: int, seed: int) -> FedSGDAPlusState:
+        z0 = start(g.z0, replicas)
+        return FedSGDAPlusState(z0, z0[:, :dx].copy())
+
+    def step(state: FedSGDAPlusState, draws: Mapping[str, Any], t: int
+             ) -> tuple[FedSGDAPlusState, np.ndarray]:
+        z, x_tilde = state
+        zQ = local_steps(g, np.repeat(z[:, None], N, 1), None, tau, s_l, draws.get("noise"),
+                         x_snap=np.repeat(x_tilde[:, None], N, 1), batch=b)
         z_new = project_y(g, z + eta_g * (zQ.mean(1) - z))
-        if (t + 1) % S == 0:
-            x_til = z_new[:, :dx].copy()
-        return (z_new, x_til), np.ones(R)
+        if (t + 1) % S == 0:  # k ← k + 1, x̃_k = x̄_{t+1}
+            x_tilde = z_new[:, :dx].copy()
+        return FedSGDAPlusState(z_new, x_tilde), np.ones(z.shape[0])
 
-    return Compiled((z0, z0[:, :dx].copy()), step, streams, lambda st: st[0], 2 * b * Q,
-                    {"algorithm": "fedsgda-plus", **c})
+    return Method(init, step, observe=server_observe(g),
+                  streams={"noise": noise_draw(Q, N, d)} if g.noisy else {},
+                  config=dict(config), samples_per_step=2 * b * Q)
 
 
-def compile_m(g: MinMaxGame, config: dict[str, Any], replicas: int, seed: int = 0) -> Compiled:
+def build_m(g: MinMaxGame, config: Mapping[str, Any]) -> Method[FedSGDAMState]:
     """FedSGDA-M (Algorithm 2); α = β = 1 is Local SGDA with steps ĉη, cη."""
-    c = {**M_DEFAULTS, **config}
     N, d = g.M, g.d
-    Q, b, B = int(c["Q"]), float(c["b"]), float(c["B"])
-    if Q < 1 or b < 1 or B < 1:
-        raise ValueError("Q, b and B must be positive")
-    if not (0 < c["alpha"] <= 1 and 0 < c["beta"] <= 1):
-        raise ValueError("alpha and beta must be in (0, 1]")
-    s = signed(g, c["c_hat"] * c["eta"], c["c"] * c["eta"])
-    keep = 1.0 - pair(g, c["alpha"], c["beta"])
-    z0 = np.broadcast_to(g.z0, (replicas, N, d)).copy()
-    u0 = client_grad(g, z0)
-    if g.noisy:
-        u0 = noisy_grad(g, u0, np.random.default_rng([seed, 98]).standard_normal(u0.shape), B)
-    streams: dict[str, Any] = {"noise": lambda rng, R: rng.standard_normal((R, N, d))} \
-        if g.noisy else {}
+    Q, b, B = config["Q"], config["b"], config["B"]
+    if not (config["alpha"] > 0 and config["beta"] > 0):
+        raise BadInput("--set alpha", "alpha and beta must be in (0, 1] (L224)")
+    s = signed(g, config["c_hat"] * config["eta"], config["c"] * config["eta"])
+    keep = 1.0 - pair(g, config["alpha"], config["beta"])
 
-    def step(st: tuple[np.ndarray, ...], dr: dict[str, Any], it: int):
-        z, u = st
-        R = z.shape[0]
-        t = it + 1
-        sync = t % Q == 0
-        if sync:
+    def init(replicas: int, seed: int) -> FedSGDAMState:
+        z_local = np.broadcast_to(g.z0, (replicas, N, d)).copy()
+        u = client_grad(g, z_local)  # u^i_1, v^i_1 from a batch of size B (Alg. 2 line 2)
+        if g.noisy:
+            u = noisy_grad(g, u, np.random.default_rng([seed, 98]).standard_normal(u.shape), B)
+        return FedSGDAMState(z_local.mean(1), z_local, u)
+
+    def step(state: FedSGDAMState, draws: Mapping[str, Any], it: int
+             ) -> tuple[FedSGDAMState, np.ndarray]:
+        _, z, u = state
+        sync = (it + 1) % Q == 0
+        if sync:  # communication: z^i_t = z̄_{t−1} − s ū_t, u^i_t = ū_t
             z_new = np.repeat((z - s * u).mean(1, keepdims=True), N, 1)
             u = np.repeat(u.mean(1, keepdims=True), N, 1)
         else:
             z_new = z - s * u
         z_new = project_y(g, z_new)
-        xi = dr.get("noise")
+        xi = draws.get("noise")
         g_new = noisy_grad(g, client_grad(g, z_new), xi, b)
-        g_old = noisy_grad(g, client_grad(g, z), xi, b)
+        g_old = noisy_grad(g, client_grad(g, z), xi, b)  # same minibatch at z^i_{t−1}
         u = g_new + keep * (u - g_old)
-        return (z_new, u), np.full(R, float(sync))
+        return FedSGDAMState(z_new.mean(1), z_new, u), np.full(z.shape[0], float(sync))
 
-    return Compiled((z0, u0), step, streams, lambda st: st[0].mean(1), 2 * b,
-                    {"algorithm": "fedsgda-m", **c})
-
-
-def _entry(builder):
-    def run(problem: MinMaxGame, config: dict[str, Any], rounds: int, seeds: int, seed: int) -> dict:
-        return run_doc(builder(problem, config, seeds, seed), problem, rounds, seeds, seed)
-    return run
+    return Method(init, step, observe=server_observe(g),
+                  streams={"noise": lambda rng, R: rng.standard_normal((R, N, d))}
+                  if g.noisy else {},
+                  config=dict(config), samples_per_step=2 * b)
 
 
-ALGORITHMS = [
-    AlgorithmEntry("fedsgda-plus", "fedsgda", "FedSGDA+: local SGDA+ with server steps (Alg. 1); "
-                   "--rounds = communication rounds", _entry(compile_plus),
-                   {"c_hat": (0.01, "local x step ĉ"), "c": (0.01, "local y step c"),
-                    "eta_x": (1.0, "server step η_x"), "eta_y": (1.0, "server step η_y"),
-                    "Q": (1, "local steps per round"), "S": (1, "snapshot period (rounds)"),
-                    "b": (1, "minibatch size")}),
-    AlgorithmEntry("fedsgda-m", "fedsgda", "FedSGDA-M: local STORM momentum (Alg. 2); "
-                   "--rounds = local iterations T", _entry(compile_m),
-                   {"c_hat": (0.1, "x scale ĉ"), "c": (0.1, "y scale c"), "eta": (0.1, "step η"),
-                    "alpha": (1.0, "momentum α (1: none)"), "beta": (1.0, "momentum β (1: none)"),
-                    "Q": (1, "communication period"), "b": (1, "minibatch"),
-                    "B": (1, "initial minibatch")}),
-]
+# ---- the encoded schedules, realized for a game ------------------------------------------------
+_EXPANDED: dict[tuple[str, str], sp.Expr] = {}
+
+
+def exact_schedule(thm: Theorem, names: Iterable[str], values: Mapping[str, Any]
+                   ) -> dict[str, Fraction]:
+    """The theorem's own schedule entries ``names`` at ``values`` (derived symbols expanded; the
+    other schedule symbols are inputs, e.g. the realized integer Q), exact rationals when the
+    inputs and the expression are rational (so ĉ = c/(9κ²) holds exactly), else the nearest
+    float."""
+    out = {}
+    for name in names:
+        key = (thm.id, name)
+        if key not in _EXPANDED:
+            _EXPANDED[key] = thm.expand(next(v for s, v in thm.schedule.items() if s.name == name))
+        expr = _EXPANDED[key]
+        val = expr.xreplace({s: sp.Rational(str(Fraction(values[s.name])))
+                             for s in expr.free_symbols})
+        out[name] = Fraction(int(val.p), int(val.q)) if val.is_Rational else Fraction(float(val))
+    return out
+
+
+def cor37_config(L_f: float, N: int, T: int) -> dict[str, Any]:
+    """Cor. 3.7 (L179) from ``fedsgda.cor3.7``: Q = T^{1/3}/N and S = T^{1/3} rounded, then
+    c = ĉ = 1/(10L_fQT^{1/3}), η_x = N/(10L_fTĉ), η_y = N/(10L_fT^{1/3}c) at the realized Q
+    (exact, rounded once)."""
+    cor = registry.get("fedsgda.cor3.7")
+    v: dict[str, Any] = {"L_f": L_f, "N": N, "T": T}
+    v.update({k: max(1, round(x)) for k, x in exact_schedule(cor, ("Q", "S"), v).items()})
+    v.update(exact_schedule(cor, ("c", "c_hat"), v))
+    v.update(exact_schedule(cor, ("eta_x", "eta_y"), v))
+    return {**{k: float(v[k]) for k in ("c", "c_hat", "eta_x", "eta_y")}, "Q": v["Q"], "S": v["S"]}
+
+
+def cor313_config(constants: Mapping[str, float], N: int, NT0: int, nu: float = 1.0,
+                  reading: str = "R1") -> tuple[dict[str, Any], int]:
+    """Cor. 3.13 (L249) from ``fedsgda.cor3.13.corrected``: b = κ^ν, Q = T_0^{1/3}/N^{2/3}
+    (rounded, ≥ 1), B = T_0^{1/3}bκ^{1−ν}/N^{2/3} (≥ 1), T = κ^{3−ν}T_0 (rounded), T_0 = NT0/N;
+    η, c, ĉ, α = c_1η², β = c_2η² from Thm 3.12's schedule (L245) at the realized Q, reading R1
+    (L = L_f, ``.corrected``) or R2 (printed, L = L_f(1 + κ)); exact, rounded once. Returns the
+    configuration and T."""
+    base = {"L_f": constants["L_f"], "mu": constants["mu"], "N": N, "nu": nu,
+            "T_0": Fraction(NT0, N)}
+    cor = registry.get("fedsgda.cor3.13.corrected")
+    b = exact_schedule(cor, ("b",), base)["b"]
+    sched = exact_schedule(cor, ("Q", "T", "B"), {**base, "b": b})
+    Q = max(1, round(sched["Q"]))
+    thm = registry.get("fedsgda.thm3.12" + (".corrected" if reading == "R1" else ""))
+    st = exact_schedule(thm, ("eta", "c", "c_hat", "c_1", "c_2"), {**base, "Q": Q, "b": b})
+    return ({"eta": float(st["eta"]), "c": float(st["c"]), "c_hat": float(st["c_hat"]),
+             "alpha": float(st["c_1"] * st["eta"] ** 2), "beta": float(st["c_2"] * st["eta"] ** 2),
+             "Q": Q, "b": float(b), "B": max(1.0, float(sched["B"]))}, round(sched["T"]))
+
+
+MINMAX_PROBLEMS = ("minmax-quadratic", "minmax-scalar", "minmax-cos", "minmax-ncc")
+
+FEDSGDA_PLUS = Algorithm(
+    "fedsgda-plus", "fedsgda", "FedSGDA+: local SGDA+ with server steps (Alg. 1); --rounds = "
+    "communication rounds", build_plus,
+    {"c_hat": Param(0.01, "local x step ĉ"), "c": Param(0.01, "local y step c"),
+     "eta_x": Param(1.0, "server step η_x"), "eta_y": Param(1.0, "server step η_y"),
+     "Q": Param(1, "local steps per round", kind=int, low=1),
+     "S": Param(1, "snapshot period (rounds)", kind=int, low=1),
+     "b": Param(1.0, "minibatch size (divides the noise variance)", low=1)},
+    MINMAX_PROBLEMS)
+FEDSGDA_M = Algorithm(
+    "fedsgda-m", "fedsgda", "FedSGDA-M: local STORM momentum (Alg. 2); --rounds = local "
+    "iterations T", build_m,
+    {"c_hat": Param(0.1, "x scale ĉ"), "c": Param(0.1, "y scale c"), "eta": Param(0.1, "step η"),
+     "alpha": Param(1.0, "momentum α in (0, 1] (1: none)", high=1),
+     "beta": Param(1.0, "momentum β in (0, 1] (1: none)", high=1),
+     "Q": Param(1, "communication period", kind=int, low=1),
+     "b": Param(1.0, "minibatch (divides the noise variance)", low=1),
+     "B": Param(1.0, "initial minibatch", low=1)},
+    MINMAX_PROBLEMS)
