@@ -1,7 +1,8 @@
 """Fed-Norm-SGDA theorems (fedbounds/theorems/fednorm.py) against hand computations.
 
-Reference values are computed by hand from the text (shared/papers/sources/fednorm.txt, line
-numbers in comments), never copied from the code under test.
+Reference values are computed by hand from the paper's text (Sharma, Panda, Joshi, "Federated
+Minimax Optimization with Client Heterogeneity", TMLR; line numbers Lnnn in comments, numbered as
+in fedbounds/theorems/fednorm.py), never copied from the code under test.
 """
 
 from __future__ import annotations
