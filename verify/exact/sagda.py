@@ -62,7 +62,8 @@ def predicted_move(g: MinMaxGame, z: np.ndarray, S: np.ndarray, config: Mapping[
     """Server move of one round from z (σ = 0, client set S) by the identity
     Δx = −η_{x,l}η_{x,g}K·(1/(mK))Σ_{i∈S}Σ_k d_i^k, Δy = +η_{y,l}η_{y,g}K·(same in y), the local
     directions d_i^k = ∇f_i(z_i^k) − v_i + v̄ recomputed from ∇f_i(z) = H_i z + h_i (v = 0 for
-    FSGDA; Option I: all M control variates at z_0 = z, Γ_0 = 0; Option II: v̄ over S)."""
+    FSGDA; Option I: all M control variates at z (Γ_0 = 0), which equals Option I's first round
+    from z_0 ≠ z only when the Hessians are identical; Option II: v̄ over S)."""
     dx, K = g.dx, config["K"]
     s = np.concatenate([np.full(dx, config["eta_xl"]), np.full(g.dy, -config["eta_yl"])])
     grad = [g.H[i] @ z + g.h[i] for i in range(g.M)]

@@ -1,7 +1,7 @@
 """SAGDA (Yang et al., NeurIPS 2022): encodings checked against the paper's text.
 
-Expected values are hand transcriptions of the printed formulas (line numbers of
-``shared/papers/sources/sagda.txt`` in the comments) evaluated with exact fractions, plus literal
+Expected values are hand transcriptions of the printed formulas (line numbers Lnnn of the
+paper's text in the comments) evaluated with exact fractions, plus literal
 values worked out by hand at the first reference point of each theorem. Nothing is copied from
 ``fedbounds.theorems.sagda``.
 """
