@@ -8,6 +8,8 @@ corrected statement and both list the erratum.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import sympy as sp
 
 from ..model import (
@@ -377,3 +379,70 @@ cor36c = _cor36(True)
 
 THEOREMS = [thm31, cor32, cor32c, cor35, cor35c, cor36, cor36c, cor39, cor39c, thm42, thm42c,
             thm44, thm44c]
+
+
+# ================================================================================================
+# Additions for the numeric layer. Not registered: THEOREMS above is unchanged, and no statement
+# above changes. (1) Parameter schedules that ``complexity.schedule_values`` evaluates where a
+# corollary gives its parameters as derived quantities (Cor. 3.9) or as functions of a given γ.
+# (2) The estimator lemmas 3.4 and 3.8 as data: Assumption 2.2's two inequalities (L107) with
+# the lemma's constants A, B, C, D_1, D_2, ρ as derived quantities, so a claim evaluates the
+# right-hand sides (and Thm 3.1's inputs) from the encoding instead of retyping them.
+# ================================================================================================
+
+inner = N.add("inner", NONNEGATIVE, "⟨F(x) − F(x*), x − x*⟩ at the point x",
+              r"\langle F(x)-F(x^*), x-x^*\rangle", "L107")
+sigma_t = N.add("sigma_t", NONNEGATIVE, "σ_t of Assumption 2.2 (L-SVRGDA: at the reference "
+                "point w_t, L533)", r"\sigma_t", "L107")
+
+
+def _schedule(thm: Theorem, entries: dict[sp.Symbol, sp.Expr], source: str,
+              given: tuple[sp.Symbol, ...] = ()) -> Theorem:
+    """``thm`` with ``entries`` as its schedule; the symbols in ``given`` are dropped from its
+    derived quantities, so they stay inputs (e.g. a step size γ chosen by the user)."""
+    derived = {s: v for s, v in thm.derived.items() if s not in given}
+    return replace(thm, derived=derived, schedule=dict(entries), schedule_source=source)
+
+
+#: Cor. 3.9 (L204, corrected branch): γ = 1/(6ℓ̂).
+cor39_step = _schedule(cor39c, {gamma: gamma},
+                       "L204: γ = 1/(6ℓ̂) (the branch 1/μ is vacuous, erratum cor3.9-branch)")
+#: Cor. 3.9 (L204) at a given γ: q = 2γμ, p = √(γμ).
+cor39_given_step = _schedule(cor39c, {q: q, p: p}, "L204: q = 2γμ, p = √(γμ) at a given γ",
+                             given=(gamma,))
+#: The setting of Cor. 3.5 (L174) at a given γ: p = √(γμ).
+cor35_given_step = _schedule(cor35, {p: p}, "L174: p = √(γμ) at a given γ")
+
+ESTIMATOR_FIRST = (2 * A * inner, B * sigma_t**2 + D_1)  # bounds E‖g_t − F(x*)‖² (L107)
+ESTIMATOR_SECOND = (2 * C * inner, (1 - rho) * sigma_t**2 + D_2)  # bounds E[σ²_{t+1}] (L107)
+
+
+def _lemma(id_: str, title: str, source: str, statement: str,
+           constants: dict[sp.Symbol, sp.Expr], second: bool = False) -> Theorem:
+    """An estimator lemma: Assumption 2.2's first (or second) inequality with the lemma's
+    constants; the bound's terms are the right-hand side, ``derived`` the constants."""
+    lhs, (coco, rest) = (("E[σ_{t+1}²]", ESTIMATOR_SECOND) if second else
+                         ("E‖g_t − F(x*)‖²", ESTIMATOR_FIRST))
+    return Theorem(id=id_, paper="proxskip", title=title, source=source, statement=statement,
+                   notation=N, assumptions=["Assumption 2.2 (L105–L109)"], derived=constants,
+                   bound_lhs=lhs, bound=[Term("cocoercivity", coco, source),
+                                         Term("variance", rest, source)])
+
+
+_L34 = {A: L_g, B: sp.Integer(0), C: sp.Integer(0), D_1: 2 * sigma_star**2,
+        D_2: sp.Integer(0), rho: sp.Integer(1)}
+_L38 = {A: ell_hat, B: sp.Integer(2), C: q * ell_hat / 2, D_1: sp.Integer(0),
+        D_2: sp.Integer(0), rho: q}
+lemma34 = _lemma("proxskip.lemma3.4", "SGDA satisfies Assumption 2.2", "L166–L168",
+                 "With Assumptions 2.1 and 3.3, g_t satisfies Assumption 2.2 with A = L_g, "
+                 "D_1 = 2σ_*², ρ = 1 and B = C = D_2 = σ_t² ≡ 0.", _L34)
+lemma38 = _lemma("proxskip.lemma3.8", "L-SVRGDA satisfies Assumption 2.2 (σ_t at w_t)",
+                 "L194–L198, proof L523–L539",
+                 "With Assumptions 2.1 and 3.7, the L-SVRGDA estimator satisfies Assumption 2.2 "
+                 "with A = ℓ̂, B = 2, C = qℓ̂/2, D_1 = D_2 = 0, ρ = q and σ_t² = "
+                 "(1/n)Σ_i‖F_i(w_t) − F_i(x*)‖² (erratum lemma3.8-sigma: at the reference "
+                 "point, not at x_t).", _L38)
+lemma38_refresh = _lemma("proxskip.lemma3.8.second", "L-SVRGDA: Assumption 2.2's second "
+                         "inequality (σ_t at w_t)", "L198, proof L533–L539", lemma38.statement,
+                         _L38, second=True)
+LEMMAS = [lemma34, lemma38, lemma38_refresh]
