@@ -75,6 +75,8 @@ p2a = p1.variant("fednorm.p2a", title="Fed-Norm-SGDA's fixed point tends to z*(p
                  params={"algorithm": "fednorm-sgda", "target": "p"}, perturb={"target": "w"},
                  figure=FigureSpec("Fed-Norm-SGDA fixed point vs η^c (τ = 1, 10, 20)", "η^c",
                                    "distance", logx=True))
+
+
 @claim("fednorm.p2b", title="Fed-Norm's fixed point does not depend on the server step",
        prediction="at fixed η^c the fixed point is the same for γ^s ∈ {0.01, 0.02, 0.05}",
        source="fed_norm_sgda.md §8 P2", theorems=("fednorm.thm1",),
@@ -104,9 +106,8 @@ def p2b(params: Params, seed: int) -> Measurement:
 def p3(params: Params, seed: int) -> Measurement:
     """P3: max |z_LS − z_FN| over replicas after T rounds, shared streams (App. A.1)."""
     pset = {"M": 6, "sigma_x": 1.0, "sigma_y": 1.0, "sigma_G": 3.0, "p_skew": 0.5, "beta_L": 0.2}
-    g = make_game(pset, seed)
+    g, T, R = make_game(pset, seed), params["T"], params["R"]
     cfg = {"eta_cx": 0.03, "eta_cy": 0.05, "tau": 4, "P": 3, "tau_max": params["tau_max"]}
-    T, R = params["T"], params["R"]
     a, b = (simulate(alg.method(g, cfg), T, replicas=R, seed=seed)
             for alg in (LOCAL_SGDA, FEDNORM_SGDA))
     stat = float(np.max(np.abs(a.state.z - b.state.z), axis=1).max())
@@ -179,9 +180,8 @@ def p10a(params: Params, seed: int) -> Measurement:
     g = make_game(pset, seed)
     tau_grid, ests = [1, 4, 16], []
     for tau in tau_grid:
-        gam = 0.02 / tau  # τ_eff γ^s fixed
-        cfg = {"eta_cx": 0.002 / tau, "eta_cy": 0.002 / tau, "gamma_sx": gam,
-               "gamma_sy": 5 * gam, "tau": tau, "P": params["P"]}
+        cfg = {"eta_cx": 0.002 / tau, "eta_cy": 0.002 / tau, "gamma_sx": 0.02 / tau,
+               "gamma_sy": 5 * (0.02 / tau), "tau": tau, "P": params["P"]}
         method = FEDNORM_SGDA.method(g, cfg)
         tr = simulate(method, T, replicas=R, seed=seed, record_every=10,
                       state=method.init(R, seed)._replace(z=start(g.z_star(), R)))
