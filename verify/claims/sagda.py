@@ -5,6 +5,7 @@ P16), the theorems' conditions through the engine (P11, P12, P15)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -26,27 +27,11 @@ from fedbounds.verify.claim import (
     Interval,
     LowerBound,
     Measurement,
-    Params,
     RunConfig,
     UpperBound,
     claim,
 )
-from fedbounds.verify.exact.sagda import (
-    STEP_RULE,
-    bound_entries,
-    drift_cap,
-    effective_step_error,
-    feasibility_rows,
-    fixed_point_grad_phi_sq,
-    lemma_checks,
-    max_steps,
-    option1_gamma_y_caps,
-    option1_statistical_terms,
-    phi_constant_ratios,
-    sampling_floor,
-    theorem_bound,
-    two_time_scale_rows,
-)
+from fedbounds.verify.exact import sagda as exact
 from fedbounds.verify.fitting import Estimate, loglog_slope, mean_ci, plateau, replica_slope
 from fedbounds.verify.minmax import start
 
@@ -90,14 +75,14 @@ def _running_average(curve: np.ndarray, points: int) -> tuple[list[int], list[fl
        figure=FigureSpec("Effective-step identity: max relative error per algorithm",
                          "option (0 = FSGDA)", "max |Δz − (∓η_lη_gK·avg direction)|",
                          kind="scatter"))
-def p1(params: Params, seed: int) -> Measurement:
-    """One round (m < M, σ = 0, K = 3) from 5 random z_t (:func:`effective_step_error`)."""
+def p1(params: Mapping[str, Any], seed: int) -> Measurement:
+    """One round (m < M, σ = 0, K = 3) from 5 random z_t (:func:`exact.effective_step_error`)."""
     pset = {"M": 6, "sigma_G": 2.0}
     g = make_game(pset, seed)
     cfg = {"eta_xl": 0.03, "eta_yl": 0.05, "eta_xg": 1.7, "eta_yg": 2.3, "K": 3, "m": 4}
     Z = np.random.default_rng([seed, 1]).standard_normal((5, g.d))
     S = np.array([0, 2, 3, 5])
-    rows = [{"algorithm": alg.name, "max_rel_error": effective_step_error(
+    rows = [{"algorithm": alg.name, "max_rel_error": exact.effective_step_error(
         alg.method(g, cfg), g, Z, S, cfg, option)} for option, alg in enumerate(ALGORITHMS)]
     worst = max(r["max_rel_error"] for r in rows)
     return Measurement(worst, series={"error": ([0, 1, 2], [max(r["max_rel_error"], 1e-18)
@@ -111,9 +96,10 @@ def p1(params: Params, seed: int) -> Measurement:
        prediction="identical iterates under shared random streams (the control variates cancel)",
        source="sagda.md §8 P2, §4.2 [ours]", rule=Interval("predicted", 1e-12),
        params={"predicted": 0.0, "T": 300, "R": 8}, profiles={"full": {"T": 3000, "R": 32}},
-       perturb={"predicted": -1.0}, figure=FigureSpec("SAGDA-II vs FSGDA at K = 1: |Δ‖∇Φ‖²| per round",
-                                           "round", "|difference|"))
-def p2(params: Params, seed: int) -> Measurement:
+       perturb={"predicted": -1.0},
+       figure=FigureSpec("SAGDA-II vs FSGDA at K = 1: |Δ‖∇Φ‖²| per round", "round",
+                         "|difference|"))
+def p2(params: Mapping[str, Any], seed: int) -> Measurement:
     """Max |z_FSGDA − z_SAGDA-II| over rounds and replicas (m < M, noisy)."""
     pset = {"M": 10, "sigma_x": 1.0, "sigma_y": 1.0, "sigma_G": 5.0}
     g = make_game(pset, seed)
@@ -136,14 +122,14 @@ def p2(params: Params, seed: int) -> Measurement:
        perturb={"scale": 0.1},
        figure=FigureSpec("Constants of Φ: measured / theoretical", "game",
                          "ratio (≤ 1 predicted)", logy=False, kind="scatter"))
-def p3(params: Params, seed: int) -> Measurement:
-    """Largest lhs/rhs over games and random points (:func:`phi_constant_ratios`)."""
+def p3(params: Mapping[str, Any], seed: int) -> Measurement:
+    """Largest lhs/rhs over games and random points (:func:`exact.phi_constant_ratios`)."""
     rows = []
     for name, q in PHI_TEST_GAMES:
         g = make_game(q, seed)
         k = g.constants
         rows.append({"game": name, "set": q, "L_f": k["L_f"], "mu": k["mu"], "L": k["L"],
-                     **phi_constant_ratios(g, params["points"], seed)})
+                     **exact.phi_constant_ratios(g, params["points"], seed)})
     worst = max(max(r["hess_ratio"], r["error_bound_max_ratio"]) for r in rows)
     ids = list(range(len(rows)))
     return Measurement(worst, series={
@@ -163,17 +149,17 @@ def p3(params: Params, seed: int) -> Measurement:
        profiles={"full": {"R": 40000}}, perturb={"scale": 0.1},
        figure=FigureSpec("Lemma-level checks at a fixed z_t: lhs / rhs", "check",
                          "lhs/rhs (≤ 1 predicted)", kind="scatter"))
-def p4(params: Params, seed: int) -> Measurement:
+def p4(params: Mapping[str, Any], seed: int) -> Measurement:
     """FSGDA, M = 6, m = 3, K = 4, σ = 1, σ_G = 2, η_l at 0.9× the cap of (7): largest lhs/rhs;
-    violated only if (mean − 3 SE)/rhs > scale (:func:`lemma_checks`)."""
+    violated only if (mean − 3 SE)/rhs > scale (:func:`exact.lemma_checks`)."""
     R = params["R"]
     pset = {"M": 6, "sigma_x": 1.0, "sigma_y": 1.0, "sigma_G": 2.0}
     g = make_game(pset, seed)
     m, K = 3, 4
-    eta = 0.9 * drift_cap(K, g.constants["L_f"])
+    eta = 0.9 * exact.drift_cap(K, g.constants["L_f"])
     rng = np.random.default_rng([seed, 4])
     zt = rng.standard_normal(g.d)
-    checks = lemma_checks(g, zt, m, K, eta, *local_phase(g, zt, eta, K, R, rng), rng)
+    checks = exact.lemma_checks(g, zt, m, K, eta, *local_phase(g, zt, eta, K, R, rng), rng)
     stat = max(c["ratio"] for c in checks)
     lo = max(c["lower_ratio"] for c in checks)
     names = sorted({c["check"] for c in checks})
@@ -195,7 +181,7 @@ def p4(params: Params, seed: int) -> Measurement:
        profiles={"full": {"Ts": (1000, 4000, 16000, 64000), "R": 32}}, perturb={"slope": -1.0},
        figure=FigureSpec("SAGDA Option II (m = M), Cor 1/2 schedule: average ‖∇Φ‖² vs T", "T",
                          "(1/T) Σ E‖∇Φ(x_t)‖²", logx=True))
-def p5(params: Params, seed: int) -> Measurement:
+def p5(params: Mapping[str, Any], seed: int) -> Measurement:
     """SAGDA Option II, m = M = 4, K = 4, steps from the encoded Corollary 2 schedule (c_x = 0.05,
     c_y/c_x = 25κ² > 20κ²); slope of the replica averages vs T."""
     pset = {"M": 4, "sigma_x": 1.0, "sigma_y": 1.0, "sigma_G": 1.0, "bxy": 0.5, "a_ratio": 1.0}
@@ -232,7 +218,7 @@ def p5(params: Params, seed: int) -> Measurement:
        profiles={"full": {"T": 5000, "R": 64}}, perturb={"slope": 0.0},
        figure=FigureSpec("FSGDA noise floor vs K (γ_x = 0.01, γ_y = 0.5, η_g = 20)", "K",
                          "stationary E‖∇Φ‖²", logx=True))
-def p6a(params: Params, seed: int) -> Measurement:
+def p6a(params: Mapping[str, Any], seed: int) -> Measurement:
     """FSGDA noise floor at fixed per-round steps: vs K at m = M, or vs m at K = 1 (σ_G = 0)."""
     T, R, lab = params["T"], params["R"], params["vary"]
     g = make_game(NOISY_HOMOGENEOUS, seed)
@@ -244,8 +230,8 @@ def p6a(params: Params, seed: int) -> Measurement:
         "measured": (xs, vals.tolist()), "∝ 1/" + lab: (xs, [vals[0] * xs[0] / x for x in xs])},
         evidence={lab: xs, "floors": [e.as_dict() for e in ests], "ci": [lo, hi], "rounds": T,
                   "replicas": R},
-        run=RunConfig("fsgda", QUADRATIC, {**NOISY_HOMOGENEOUS, **steps_for(0.01, 0.5, 20.0, Km[-1][0]),
-                                           "m": 10 if lab == "K" else 2}, T, R, seed))
+        run=RunConfig("fsgda", QUADRATIC, {**NOISY_HOMOGENEOUS, **steps_for(
+            0.01, 0.5, 20.0, Km[-1][0]), "m": 10 if lab == "K" else 2}, T, R, seed))
 
 
 p6b = p6a.variant("sagda.p6b", title="Linear speedup in m (σ_G = 0)",
@@ -263,7 +249,7 @@ p6b = p6a.variant("sagda.p6b", title="Linear speedup in m (σ_G = 0)",
        perturb={"algorithm": "fsgda"},
        figure=FigureSpec("Average ‖∇Φ‖² vs heterogeneity (M = 10, m = 2, σ = 0)", "σ_G",
                          "(1/T) Σ ‖∇Φ(x_t)‖²", logx=True))
-def p7(params: Params, seed: int) -> Measurement:
+def p7(params: Mapping[str, Any], seed: int) -> Measurement:
     """Relative spread over σ_G ∈ {0, 10, 100, 1000} of ``algorithm``'s trajectory average."""
     T, R = params["T"], params["R"]
     sGs = [0.0, 10.0, 100.0, 1000.0]
@@ -293,7 +279,7 @@ def p7(params: Params, seed: int) -> Measurement:
        profiles={"full": {"R": 16}}, perturb={"bound_scale": 0.5},
        figure=FigureSpec("SAGDA Option II, M = 10, σ_G = 100, σ = 0", "round t",
                          "running average of ‖∇Φ(x_t)‖²", logx=True))
-def p8a(params: Params, seed: int) -> Measurement:
+def p8a(params: Mapping[str, Any], seed: int) -> Measurement:
     """SAGDA Option II, scalar game, M = 10, σ_G = 100, σ = 0: replica CI of the trajectory
     average vs Theorem 1-II's bound (exact 𝓛_0 − 𝓛_*) × bound_scale (§9 #1: fails for m < M)."""
     T, R, m = params["T"], params["R"], params["m"]
@@ -305,8 +291,9 @@ def p8a(params: Params, seed: int) -> Measurement:
                   observe={"grad_phi_sq": method.observe["grad_phi_sq"]})
     est = mean_ci(tr.metrics["grad_phi_sq"][:-1].mean(axis=0))
     inputs = theorem_inputs(g, 1, m)
-    bound = theorem_bound(registry.get("sagda.thm1.opt2"), inputs, cfg, T).value
-    return Measurement(est.value, interval=(est.lo, est.hi), reference=bound * params["bound_scale"],
+    bound = exact.theorem_bound(registry.get("sagda.thm1.opt2"), inputs, cfg, T).value
+    return Measurement(est.value, interval=(est.lo, est.hi),
+                       reference=bound * params["bound_scale"],
                        series={"measured": _running_average(tr.metrics["grad_phi_sq"].mean(axis=1),
                                                             200)},
                        hlines={"Theorem 1-II bound at T": bound},
@@ -327,14 +314,14 @@ p8b = p8a.variant("sagda.p8b", title="Theorem 1 Option II bound under full parti
        rule=Interval("slope", 0.15), params={"slope": 2.0}, perturb={"slope": 1.0},
        figure=FigureSpec("FSGDA (m = M) fixed-point bias vs η_l at fixed γ", "η_{x,l}",
                          "‖∇Φ(x_fp)‖²", logx=True))
-def p9a(params: Params, seed: int) -> Measurement:
+def p9a(params: Mapping[str, Any], seed: int) -> Measurement:
     """Exact fixed points of FSGDA (σ = 0, identical Hessians: no drift bias) at γ_x = 0.05,
     γ_y = 0.5, K = 4 and η_l halving; log-log slope of ‖∇Φ(x_fp)‖² in η_l."""
     pset = {"M": 10, "sigma_G": 3.0, "hess_spread": 0.3}
     g = make_game(pset, seed)
     K, gx, gy = 4, 0.05, 0.5
     els = np.array([0.01, 0.005, 0.0025, 0.00125])
-    bias = [fixed_point_grad_phi_sq(FSGDA.method(g, steps_for(gx, gy, gx / (el * K), K)), g)
+    bias = [exact.fixed_point_grad_phi_sq(FSGDA.method(g, steps_for(gx, gy, gx / (el * K), K)), g)
             for el in els]
     fit = loglog_slope(els, np.array(bias))
     return Measurement(fit.slope, interval=(fit.lo, fit.hi),
@@ -348,7 +335,7 @@ def _sampling_floor(sigma_G: float, K: int, seed: int) -> tuple[float, RunConfig
     """Exact stationary E‖∇Φ‖² of FSGDA, m = 2 of M = 5, σ = 0, γ = (0.02, 0.2), η_g = 50."""
     g = make_game({"M": 5, "sigma_G": sigma_G}, seed)
     cfg = {**steps_for(0.02, 0.2, 50.0, K), "m": 2}
-    return (sampling_floor(FSGDA.method(g, cfg), g, 2),
+    return (exact.sampling_floor(FSGDA.method(g, cfg), g, 2),
             RunConfig("fsgda", QUADRATIC, {"M": 5, "sigma_G": sigma_G, **cfg}, 20000, 64, seed))
 
 
@@ -359,7 +346,7 @@ def _sampling_floor(sigma_G: float, K: int, seed: int) -> tuple[float, RunConfig
        perturb={"slope": 2.0},
        figure=FigureSpec("FSGDA (m = 2 < M = 5) exact sampling floor vs σ_G²", "σ_G²",
                          "stationary E‖∇Φ‖²", logx=True))
-def p9b(params: Params, seed: int) -> Measurement:
+def p9b(params: Mapping[str, Any], seed: int) -> Measurement:
     """Exact sampling floors (all C(5, 2) client sets) at K = 1 for σ_G ∈ {1, 2, 4, 8}."""
     sGs = np.array([1.0, 2.0, 4.0, 8.0])
     floors = [_sampling_floor(s, 1, seed) for s in sGs]
@@ -377,7 +364,7 @@ def p9b(params: Params, seed: int) -> Measurement:
        rule=Interval("predicted", 0.1), params={"predicted": 0.0}, perturb={"predicted": 1.0},
        figure=FigureSpec("FSGDA (m = 2 < M = 5) exact sampling floor vs K at fixed γ", "K",
                          "stationary E‖∇Φ‖²", logx=True))
-def p9c(params: Params, seed: int) -> Measurement:
+def p9c(params: Mapping[str, Any], seed: int) -> Measurement:
     """max_K |log floor(K)/floor(1)| over K ∈ {1, 2, 4} at σ_G = 4 (exact floors)."""
     Ks = [1, 2, 4]
     floors = [_sampling_floor(4.0, K, seed) for K in Ks]
@@ -400,7 +387,8 @@ BOUND_CLAIMS: dict[str, tuple[list[tuple[str, dict, int, str]], Algorithm, tuple
     "thm1.opt1": (P16_RUNS, SAGDA_I, ("sagda.thm1.opt1", "sagda.thm1.opt1.corrected"))}
 
 
-@claim("sagda.p9d", title="Theorem 2 bound holds for FSGDA at max-step steps (printed and corrected)",
+@claim("sagda.p9d",
+       title="Theorem 2 bound holds for FSGDA at max-step steps (printed and corrected)",
        prediction="with η from engine.max_step on sagda.thm2 and exact L_f, μ, σ, σ_G, 𝓛_0 − 𝓛_*, "
                   "the measured (1/T) Σ E‖∇Φ(x_t)‖² is at most the Theorem 2 bound, printed "
                   "(L_f/100, ψ4) and corrected (L_f/10, 2ψ4): observed/bound ≤ 1",
@@ -411,16 +399,17 @@ BOUND_CLAIMS: dict[str, tuple[list[tuple[str, dict, int, str]], Algorithm, tuple
        profiles={"full": {"T": 20000, "R": 32}}, perturb={"bound_scale": 0.01},
        figure=FigureSpec("FSGDA at max-step steps vs Theorem 2 (printed, corrected)", "round t",
                          "running average of E‖∇Φ(x_t)‖²", logx=True))
-def p9d(params: Params, seed: int) -> Measurement:
-    """Runs at max-step steps (:data:`STEP_RULE`) against the printed and corrected bounds: max
-    observed/bound where the conditions hold; violated if (mean − 3 SE)/bound > bound_scale."""
+def p9d(params: Mapping[str, Any], seed: int) -> Measurement:
+    """Runs at max-step steps (:data:`exact.STEP_RULE`) against the printed and corrected
+    bounds: max observed/bound where conditions hold; violated if (mean − 3 SE)/bound > scale."""
     runs, alg, theorems = BOUND_CLAIMS[params["theorem"]]
     T, R, K = params["T"], params["R"], 2
     rows, series, hlines = [], {}, {}
     for name, pset, m, steps_from in runs:
         g = make_game(pset, seed)
         inputs = theorem_inputs(g, K, m)
-        steps, binding = max_steps(registry.get(steps_from), inputs, 1e-4 / (K * g.constants["L_f"]))
+        steps, binding = exact.max_steps(registry.get(steps_from), inputs,
+                                         1e-4 / (K * g.constants["L_f"]))
         cfg = {**steps, "K": K, "m": m}
         tr = simulate(alg.method(g, cfg), T, replicas=R, seed=seed)
         per = tr.metrics["grad_phi_sq"][:-1].mean(axis=0)
@@ -430,7 +419,7 @@ def p9d(params: Params, seed: int) -> Measurement:
                "gamma_x": steps["eta_xl"] * steps["eta_xg"] * K,
                "gamma_y": steps["eta_yl"] * steps["eta_yg"] * K, "diverged": tr.diverged,
                "inputs": {n: float(v) for n, v in inputs.items()},
-               **bound_entries(inputs, steps, T, theorems, obs, se)}
+               **exact.bound_entries(inputs, steps, T, theorems, obs, se)}
         rows.append(row)
         series[f"{name}: running average"] = _running_average(
             tr.metrics["grad_phi_sq"].mean(axis=1), 150)
@@ -441,7 +430,7 @@ def p9d(params: Params, seed: int) -> Measurement:
     own_ok = all(r[t]["conditions_hold"] for r in rows for t in theorems if r["steps_from"] == t)
     return Measurement(worst, interval=(lo, hi), series=series, hlines=hlines, evidence={
         "runs": rows, "rounds": T, "replicas": R, "inputs_note": INPUTS_NOTE,
-        "step_rule": STEP_RULE, "max_ratio": worst, "max_lower_ratio": lo,
+        "step_rule": exact.STEP_RULE, "max_ratio": worst, "max_lower_ratio": lo,
         "bound_scale": params["bound_scale"]},
         diverged="a run diverged" if any(r["diverged"] for r in rows) else None,
         inconclusive=None if own_ok else "a theorem's conditions fail at its own max-step steps",
@@ -468,7 +457,7 @@ p16 = p9d.variant(
        perturb={"slope": 0.5},
        figure=FigureSpec("Noise floor vs K at fixed γ, m = 2 < M = 10", "K", "stationary E‖∇Φ‖²",
                          logx=True))
-def p10(params: Params, seed: int) -> Measurement:
+def p10(params: Mapping[str, Any], seed: int) -> Measurement:
     """Stationary floors of SAGDA Option I (and FSGDA, shown) vs K ∈ {1, 4, 16}; sagda.md §8 P10
     measured them flat (stale noisy control variates)."""
     T, R = params["T"], params["R"]
@@ -494,18 +483,18 @@ def p10(params: Params, seed: int) -> Measurement:
        params={"slope": -2.0}, perturb={"slope": -1.0},
        figure=FigureSpec("Theorem 1-I: largest admissible γ_y vs M/m", "M/m", "γ_y cap",
                          logx=True))
-def p11(params: Params, seed: int) -> Measurement:
+def p11(params: Mapping[str, Any], seed: int) -> Measurement:
     """Max-step γ_y cap over M/m ∈ {10, 20, 50, 100}; evidence: printed vs corrected statistical
     term at common steps for M/m ∈ {1, 1.5, 2, 5, 10} (the printed one has no M/m)."""
     el, K, m, Ms = 1e-6, 2, 2, [20, 40, 100, 200]
-    caps = option1_gamma_y_caps(1.5, 1.0, K, m, Ms, el)
+    caps = exact.option1_gamma_y_caps(1.5, 1.0, K, m, Ms, el)
     r = np.array(Ms, float) / m
     fit = loglog_slope(r, np.array(caps))
     # common steps: the corrected max-step steps at M/m = 10 satisfy both statements for every
     # M/m ≤ 10 (a_2 grows with M/m and the conditions tighten monotonically in a_2)
-    steps, _binding = max_steps(registry.get("sagda.thm1.opt1.corrected"),
+    steps, _binding = exact.max_steps(registry.get("sagda.thm1.opt1.corrected"),
                                 abstract_inputs(1.5, 1.0, K, 20, m), el)
-    comp = option1_statistical_terms(1.5, 1.0, K, m, [2, 3, 4, 10, 20], steps, 10**4)
+    comp = exact.option1_statistical_terms(1.5, 1.0, K, m, [2, 3, 4, 10, 20], steps, 10**4)
     return Measurement(fit.slope, interval=(fit.lo, fit.hi), series={
         "max-step (printed conditions)": (r.tolist(), caps),
         "∝ (M/m)^-2": (r.tolist(), [caps[0] * (r[0] / x) ** 2 for x in r])},
@@ -515,7 +504,8 @@ def p11(params: Params, seed: int) -> Measurement:
                           "(1 + √3)/2 (Lemma 5 fixed; (1 + √5)/2 unfixed, digest §9 item 2)"})
 
 
-P12_CASES = [(1.5, 1.0, 1, 10, 5), (1.5, 1.0, 4, 10, 5), (2.0, 0.5, 2, 10, 10), (10.0, 1.0, 2, 4, 2)]
+P12_CASES = [(1.5, 1.0, 1, 10, 5), (1.5, 1.0, 4, 10, 5), (2.0, 0.5, 2, 10, 10),
+             (10.0, 1.0, 2, 4, 2)]  # (L_f, μ, K, M, m)
 P12_THMS = ("sagda.thm2", "sagda.thm1.opt1", "sagda.thm1.opt1.corrected", "sagda.thm1.opt2")
 
 
@@ -526,10 +516,10 @@ P12_THMS = ("sagda.thm2", "sagda.thm1.opt1", "sagda.thm1.opt1.corrected", "sagda
        rule=LowerBound("predicted", 1e-9), params={"predicted": 1.0}, perturb={"predicted": 1.5},
        figure=FigureSpec("Two-time-scale: (η_y/η_x at the largest admissible η_x)/(20κ²)",
                          "case", "ratio (≥ 1 predicted)", logy=False, kind="scatter"))
-def p12(params: Params, seed: int) -> Measurement:
+def p12(params: Mapping[str, Any], seed: int) -> Measurement:
     """min over theorems and cases of (η_y/η_x at the max-step η_x, γ_y = 10⁻⁴)/20κ²; evidence
     (sufficiency only): FSGDA with η_y = η_x converges on the quadratic game."""
-    rows = two_time_scale_rows(P12_CASES, P12_THMS, eta_l=1e-6, gamma_y=1e-4)
+    rows = exact.two_time_scale_rows(P12_CASES, P12_THMS, eta_l=1e-6, gamma_y=1e-4)
     worst = min((r["eta_y/eta_x_over_20kappa2"] for r in rows if "max_eta_xg" in r),
                 default=math.inf)
     g, T = make_game({"M": 10}, seed), 2000
@@ -556,10 +546,10 @@ P15_THMS = ("sagda.thm1.opt1", "sagda.thm1.opt1.corrected", "sagda.thm1.opt2", "
        rule=Interval("predicted", 0.5), params={"predicted": 0.0}, perturb={"predicted": 1.0},
        figure=FigureSpec("Largest admissible γ_y = η_yK (cap) by theorem and M/m", "M/m",
                          "γ_y cap", logx=True, kind="scatter"))
-def p15(params: Params, seed: int) -> Measurement:
+def p15(params: Mapping[str, Any], seed: int) -> Measurement:
     """Number of (theorem, m) with an empty region at the P8 scalar game's (L_f, μ); steps by
     the rule of p9d, bounds at T = 10⁴, D_0 = σ = σ_G = 1 (Option I at M/m = 5: η_yK ≲ 10⁻⁴)."""
-    rows = feasibility_rows(math.sqrt(2), 1.0, 2, 10, (10, 2), P15_THMS,
+    rows = exact.feasibility_rows(math.sqrt(2), 1.0, 2, 10, (10, 2), P15_THMS,
                             eta_l=1e-4 / (2 * math.sqrt(2)), T=10**4)
     empty = sum(not r["feasible"] for r in rows)
     shown = [r for r in rows if "M/m" in r]

@@ -143,8 +143,9 @@ def lemma_checks(g: MinMaxGame, zt: np.ndarray, m: int, K: int, eta: float,
                                           "g_yi2": grad_t[i, dx:] @ grad_t[i, dx:]})
         for j, zj in enumerate(iterates):
             d2 = np.sum((zj[:, i] - zt) ** 2, axis=1)
-            checks.append({"check": "Lemma 4 drift", "client": i, "j": j + 1, "lhs": float(d2.mean()),
-                           "se": float(d2.std(ddof=1) / math.sqrt(R)), "rhs": rhs})
+            checks.append({"check": "Lemma 4 drift", "client": i, "j": j + 1,
+                           "lhs": float(d2.mean()), "se": float(d2.std(ddof=1) / math.sqrt(R)),
+                           "rhs": rhs})
     gf = grad_t.mean(0)
     subsets = [np.array(S) for S in combinations(range(M), m)]
     for blk, sl, sig, sG2 in (("x", slice(0, dx), g.sigma_x, k["sigma_xG_sq"]),
