@@ -137,6 +137,17 @@ def spectral_cocoercivity_many(Js: np.ndarray) -> np.ndarray:
     return np.where(~keep.any(axis=-1), 0.0, np.where(r <= 0, math.inf, 1.0 / r))
 
 
+def constant_table(Js: np.ndarray) -> dict[str, np.ndarray]:
+    """μ, L, exact ℓ, the paper's ℓ_spec and the non-normality ‖JJᵀ − JᵀJ‖/L² of each matrix of
+    a stack (k, d, d) (digest §6.4)."""
+    Js = np.asarray(Js, dtype=float)
+    JT = np.swapaxes(Js, 1, 2)
+    L = np.linalg.svd(Js, compute_uv=False)[:, 0]
+    return {"mu": np.linalg.eigvalsh(0.5 * (Js + JT))[:, 0], "L": L,
+            "ell": cocoercivity_many(Js), "ell_spec": spectral_cocoercivity_many(Js),
+            "nonnormality": np.linalg.norm(Js @ JT - JT @ Js, axis=(1, 2)) / L**2}
+
+
 def cocoercivity(J: np.ndarray, *, name: str = "operator", strict: bool = True) -> float:
     """Exact (star-)cocoercivity ℓ of z ↦ Jz + b: λ_max(JᵀJ, sym J) (digest §6.4).
 

@@ -12,8 +12,9 @@ from the seed and the family name, so an instance is reproducible bit for bit.
 
 Families: :func:`g_norm`, :func:`g_sym` (digest §8 generators), :func:`quadratic_game` (eq. (5),
 L282), :func:`rls` (Appendix G.1, L788–L818); knobs :func:`with_heterogeneity`,
-:func:`with_noise`, :func:`finite_sum`; the claims' instances :func:`g_norm_kappa`,
-:func:`with_shared_jacobian`, :func:`shared_nonnormal`, :func:`random_monotone`.
+:func:`with_noise`, :func:`finite_sum`; the claims' instances :func:`p1_instances`,
+:func:`kappa_family`, :func:`with_shared_jacobian`, :func:`shared_nonnormal`,
+:func:`random_monotone`.
 """
 
 from __future__ import annotations
@@ -384,13 +385,7 @@ def finite_sum(problem: AffineVIP, m: int = 10, spread: float = 1.0, seed: int =
     return _rebuild(problem, Jij=Jij, bij=bij, params=params)
 
 
-# ---------------------------------------------------------------- instances of the claims (digest §8)
-
-def g_norm_kappa(kappa: float, seed: int = 0, zeta_sq: float = 1.0) -> AffineVIP:
-    """G-norm with n = 3, d = 4, μ = 1 and condition number κ = L/μ (s = √(κ² − 1), so
-    ℓ/μ = κ²; digest §8 P6)."""
-    return g_norm(n=3, d=4, mu=1.0, s=math.sqrt(kappa**2 - 1), zeta_sq=zeta_sq, seed=seed)
-
+# ---------------------------------------------------------------- the claims' instances (§8)
 
 def with_shared_jacobian(problem: AffineVIP, zeta_sq: float, seed: int = 0) -> AffineVIP:
     """Every client gets client 1's Jacobian J_1 (heterogeneity only in b_i, ζ² = zeta_sq), so
@@ -399,6 +394,19 @@ def with_shared_jacobian(problem: AffineVIP, zeta_sq: float, seed: int = 0) -> A
     shared = build(f"{problem.name}-shared", J, problem.b,
                    params={**problem.params, "shared_jacobian": 1.0})
     return with_heterogeneity(shared, zeta_sq, seed)
+
+
+def kappa_family(family: str, kappa: float, seed: int = 0) -> AffineVIP:
+    """n = 3, d = 4, μ = 1 instances at condition number κ = L/μ (digest §8 P6–P8), ζ² = 1:
+    ``g-norm`` (s = √(κ² − 1), so ℓ/μ = κ²), ``g-sym`` (L = κ, ℓ = L), and ``…-shared``, the
+    same with client 1's Jacobian for every client (:func:`with_shared_jacobian`)."""
+    shared = family.endswith("-shared")
+    zeta_sq = 0.0 if shared else 1.0
+    if family.startswith("g-norm"):
+        prob = g_norm(n=3, d=4, mu=1.0, s=math.sqrt(kappa**2 - 1), zeta_sq=zeta_sq, seed=seed)
+    else:
+        prob = g_sym(n=3, d=4, mu=1.0, L=kappa, zeta_sq=zeta_sq, seed=seed)
+    return with_shared_jacobian(prob, 1.0, seed) if shared else prob
 
 
 def shared_nonnormal(seed: int = 0) -> tuple[AffineVIP, dict[str, float]]:
@@ -411,6 +419,33 @@ def shared_nonnormal(seed: int = 0) -> tuple[AffineVIP, dict[str, float]]:
     b = np.random.default_rng(np.random.SeedSequence([seed, 15])).standard_normal((3, 4))
     prob = with_heterogeneity(build("shared_nonnormal", J, b, params={"sample": k}), 1.0, seed)
     return prob, {"sample_index": k, "ell_spec_over_ell": float(ratio[k])}
+
+
+# digest §8 P1/P2 instances: (label, family, arguments); "full-small" keeps 2nd ≤ 20 (P2)
+_P1_INSTANCES = {
+    "quick": [("g_norm n=2 d=4 s=3", "g_norm", {"n": 2, "d": 4, "s": 3.0}),
+              ("g_sym n=2 d=4 L=10", "g_sym", {"n": 2, "d": 4, "L": 10.0}),
+              ("quadratic_game n=3 m=10 d=2", "quadratic_game", {"n": 3, "m": 10, "d": 2})],
+    "full": [("g_norm n=2 d=4 s=8", "g_norm", {"n": 2, "d": 4, "s": 8.0}),
+             ("g_norm n=5 d=4 s=3", "g_norm", {"n": 5, "d": 4, "s": 3.0}),
+             ("g_norm n=10 d=2 s=3", "g_norm", {"n": 10, "d": 2, "s": 3.0}),
+             ("g_sym n=5 d=4 L=10", "g_sym", {"n": 5, "d": 4, "L": 10.0}),
+             ("g_sym n=10 d=2 L=30", "g_sym", {"n": 10, "d": 2, "L": 30.0}),
+             ("quadratic_game n=5 m=20 d=4", "quadratic_game", {"n": 5, "m": 20, "d": 4}),
+             ("quadratic_game n=10 m=10 d=2", "quadratic_game", {"n": 10, "m": 10, "d": 2})],
+    "full-small": [("g_norm n=2 d=4 s=8", "g_norm", {"n": 2, "d": 4, "s": 8.0}),
+                   ("g_norm n=5 d=2 s=3", "g_norm", {"n": 5, "d": 2, "s": 3.0}),
+                   ("g_sym n=5 d=2 L=30", "g_sym", {"n": 5, "d": 2, "L": 30.0}),
+                   ("quadratic_game n=5 m=20 d=2", "quadratic_game", {"n": 5, "m": 20, "d": 2})],
+}
+
+
+def p1_instances(table: str, seed: int = 0) -> list[tuple[str, AffineVIP]]:
+    """The labelled instances of digest §8 P1 (G-norm, G-sym, quadratic game; ``table`` is
+    quick, full or full-small, the last with state dimension 2nd ≤ 20 for P2)."""
+    family = {"g_norm": g_norm, "g_sym": g_sym, "quadratic_game": quadratic_game}
+    return [(label, family[name](**kwargs, seed=seed))
+            for label, name, kwargs in _P1_INSTANCES[table]]
 
 
 def random_monotone(rng: np.random.Generator, k: int, d: int, normal: bool) -> np.ndarray:

@@ -1,86 +1,76 @@
-"""ProxSkip-VIP-FL and baselines as small pure step functions (digest §4; paper L121–L132,
+"""ProxSkip-VIP-FL and its baselines as algorithm units (digest §4; paper L121–L132,
 L212–L226, L451–L480).
 
 State arrays are shaped (replicas R, clients n, dim d). Client i's operator is
-f_i(z) = J_i z + b_i (``problems.base.AffineVIP``); the consensus operator is F(x) = Σ_i F_i(x_i)
-(L70), x* = (z*, …, z*), and V_t = Σ_i‖x_{i,t} − z*‖² + (γ/p)² Σ_i‖h_{i,t} − f_i(z*)‖²
-(+ Mγ²σ_t² for L-SVRGDA) on the stacked local iterates (digest §5.6 "FL dictionary").
+f_i(z) = J_i z + b_i (``problems.proxskip.AffineVIP``); the consensus operator is
+F(x) = Σ_i F_i(x_i) (L70), x* = (z*, …, z*), and V_t = Σ_i‖x_{i,t} − z*‖² + (γ/p)²
+Σ_i‖h_{i,t} − f_i(z*)‖² (+ Mγ²σ_t² for L-SVRGDA) on the stacked local iterates (digest §5.6).
 
 Estimators: ``gda`` (g_i = f_i), ``sgda`` (coupled additive Gaussian noise if the problem has a
-noise model, else uniform single-sample j ~ Unif[m] of the finite sum), ``svrg`` (loopless
-SVRG, Alg. 4). Randomness streams: ``coin`` (θ_t, shared by the clients), ``noise``,
-``sample`` (j), ``refresh`` (ζ_t, shared by the clients).
+noise model, uniform single sample j ~ Unif[m] of the finite sum if it has one), loopless SVRG
+(Alg. 4). Random streams: ``coin`` (θ_t, shared by the clients), ``noise``, ``sample`` (j),
+``refresh`` (ζ_t, shared by the clients). Default step sizes and probabilities come from the
+encoded schedules (``fedbounds.theorems.proxskip``): Cor. 3.6 (GDA), Cor. 3.5 (SGDA), Cor. 3.9
+(L-SVRGDA), and p = √(γμ) (L174) when only γ is given.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
 
 import numpy as np
+
+from fedbounds.complexity import schedule_values
+from fedbounds.errors import BadInput
 from fedbounds.problems.proxskip import AffineVIP
-from fedbounds.verify.catalog import AlgorithmEntry
-from fedbounds.verify.executor import Trace, average, client_matvec, execute, sq_norm
+from fedbounds.theorems import proxskip as theory
+from fedbounds.verify.algorithm import Algorithm, Method, Observe, Param
+from fedbounds.verify.executor import Draw, average, client_matvec, sq_norm
 
-# ---- constants of the consensus problem (digest §6.4) -----------------------------------------
-
-
-def _gen_eig_max(A: np.ndarray, S: np.ndarray) -> float:
-    import scipy.linalg as sla
-
-    return float(sla.eigh(A, S, eigvals_only=True)[-1])
+PROBLEMS = ("proxskip-g-norm", "proxskip-g-sym", "proxskip-quadratic-game", "proxskip-rls")
 
 
-def fl_constants(problem: AffineVIP) -> dict[str, float]:
-    """Constants of the consensus operator (digest §5.6, §6.4): μ = min_i μ_i, ℓ = max_i ℓ_i,
-    L_g (= ℓ for GDA and additive noise; the problem's L_g for finite-sum sampling), ℓ̂,
-    σ_*² = Σ_i σ_{i*}², ζ² = Σ_i‖f_i(z*)‖². Taken from ``problem.constants`` where present,
-    otherwise computed exactly from the matrices."""
-    c = problem.constants
-    S = 0.5 * (problem.J + problem.J.transpose(0, 2, 1))
-    if "mu_i" in c:
-        mu = float(np.min(c["mu_i"]))
-    else:
-        mu = float(min(np.linalg.eigvalsh(Si)[0] for Si in S))
-    if "ell_i" in c:
-        ell = float(np.max(c["ell_i"]))
-    else:
-        ell = max(_gen_eig_max(Ji.T @ Ji, Si) for Ji, Si in zip(problem.J, S, strict=True))
-    fz = problem.f(np.broadcast_to(problem.z_star, (problem.n, problem.d)))
-    out = {"mu": mu, "ell": ell, "zeta_sq": float(np.sum(fz**2)), "n": problem.n, "d": problem.d}
-    sig = 0.0
-    L_g = ell
-    if problem.Jij is not None:
-        if "ell_hat" in c:
-            out["ell_hat"] = float(c["ell_hat"])
-        else:
-            out["ell_hat"] = max(
-                _gen_eig_max(np.einsum("mji,mjk->ik", Jm, Jm) / Jm.shape[0], Si)
-                for Jm, Si in zip(problem.Jij, S, strict=True))
-        L_g = out["ell_hat"]
-        resid = np.einsum("nmij,j->nmi", problem.Jij, problem.z_star) + problem.bij - fz[:, None]
-        sig += float(np.sum(resid**2) / problem.Jij.shape[1])
-    if problem.noise is not None:
-        sig += problem.noise.sigma_star_sq
-    out["L_g"] = float(c.get("L_g", L_g))
-    out["sigma_star_sq"] = float(c.get("sigma_star_sq", sig))
-    return out
+class ProxSkipState(NamedTuple):
+    """Alg. 2: local iterates x_{i,t} and control variates h_{i,t}, each (R, n, d)."""
+
+    x: np.ndarray
+    h: np.ndarray
 
 
-# ---- oracles: (R, n, d) -> (R, n, d) ---------------------------------------------------------
+class SvrgState(NamedTuple):
+    """Alg. 4: x_{i,t}, h_{i,t} and the SVRG reference points w_{i,t}."""
+
+    x: np.ndarray
+    h: np.ndarray
+    w: np.ndarray
+
+
+class ConsensusState(NamedTuple):
+    """Baselines without control variates: the local iterates x_{i,t}."""
+
+    x: np.ndarray
+
+
+class PairState(NamedTuple):
+    """Two methods' states stepped on the same draws (:func:`lockstep`)."""
+
+    first: Any
+    second: Any
+
+
+# ---- oracles and pure updates: (R, n, d) -> (R, n, d) ---------------------------------------
 
 
 def oracle_f(JT: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """g_i = f_i(x_i) = J_i x_i + b_i for all replicas and clients."""
+    """g_i = f_i(x_i) = J_i x_i + b_i for all replicas and clients (JT = Jᵀ per client)."""
     return client_matvec(JT, x) + b
 
 
 def sample_op(Jij: np.ndarray, bij: np.ndarray, j: np.ndarray, x: np.ndarray) -> np.ndarray:
     """F_{i,j}(x_i) = J_{ij} x_i + b_{ij} with j = j[r, i] (one sample per replica and client)."""
-    n = Jij.shape[0]
-    rows = np.arange(n)[None, :]
+    rows = np.arange(Jij.shape[0])[None, :]
     return np.einsum("rnij,rnj->rni", Jij[rows, j], x) + bij[rows, j]
 
 
@@ -88,9 +78,6 @@ def sample_jac(Jij: np.ndarray, j: np.ndarray, v: np.ndarray) -> np.ndarray:
     """J_{ij} v_i with j = j[r, i]."""
     rows = np.arange(Jij.shape[0])[None, :]
     return np.einsum("rnij,rnj->rni", Jij[rows, j], v)
-
-
-# ---- pure steps ------------------------------------------------------------------------------
 
 
 def proxskip_update(x: np.ndarray, h: np.ndarray, g: np.ndarray, theta: np.ndarray,
@@ -119,43 +106,21 @@ def projected_update(x: np.ndarray, g: np.ndarray, gamma: float) -> np.ndarray:
     return average(x - gamma * g)
 
 
-# ---- runners ----------------------------------------------------------------------------------
+def coin(p: float) -> Draw:
+    """θ ~ Bernoulli(p), one per replica (shared by its clients)."""
+    return lambda rng, replicas: rng.random(replicas) < p
 
 
-@dataclass(frozen=True)
-class Setup:
-    """Resolved configuration of one run (names as in the paper)."""
-
-    gamma: float
-    p: float
-    q: float | None = None
-    H: int | None = None
-
-    def as_dict(self) -> dict[str, float]:
-        return {k: v for k, v in self.__dict__.items() if v is not None}
-
-
-def _init(problem: AffineVIP, replicas: int, x0: Any, h0: Any) -> tuple[np.ndarray, np.ndarray]:
-    shape = (replicas, problem.n, problem.d)
-    x = np.broadcast_to(np.asarray(0.0 if x0 is None else x0, dtype=float), shape).copy()
-    h = np.broadcast_to(np.asarray(0.0 if h0 is None else h0, dtype=float), shape).copy()
-    return x, h
-
-
-def _coin(p: float) -> Callable[[np.random.Generator, int], np.ndarray]:
-    return lambda rng, R: rng.random(R) < p
-
-
-def _estimator_streams(problem: AffineVIP, estimator: str) -> dict[str, Callable]:
+def estimator_streams(problem: AffineVIP, estimator: str) -> dict[str, Draw]:
     """Random streams of the estimator: ``sample`` (j ~ Unif[m] per replica and client) for a
     finite sum and ``noise`` (coupled Gaussian ξ_i) for a noise model; none for GDA."""
     if estimator == "gda":
         return {}
     if problem.noise is None and problem.Jij is None:
-        raise ValueError(f"estimator {estimator!r} needs a noise model or finite-sum samples "
-                         f"(problem {problem.name!r} has neither)")
+        raise BadInput("--problem", f"estimator {estimator!r} needs a noise model or "
+                       f"finite-sum samples (set noise_std or m; {problem.name!r} has neither)")
     n, d = problem.n, problem.d
-    out: dict[str, Callable] = {}
+    out: dict[str, Draw] = {}
     if problem.Jij is not None:
         m = problem.Jij.shape[1]
         out["sample"] = lambda rng, R: rng.integers(0, m, size=(R, n))
@@ -165,241 +130,306 @@ def _estimator_streams(problem: AffineVIP, estimator: str) -> dict[str, Callable
     return out
 
 
-def _oracle(problem: AffineVIP, estimator: str) -> Callable[[np.ndarray, dict], np.ndarray]:
+def oracle(problem: AffineVIP, estimator: str) -> Callable[[np.ndarray, Mapping], np.ndarray]:
     """g_i(x_i): f_i (GDA) or F_{ij}(x_i) + ξ_i (SGDA: sample if a finite sum, noise if any)."""
     JT = np.ascontiguousarray(problem.J.transpose(0, 2, 1))
     b = problem.b
     if estimator == "gda":
         return lambda x, dr: oracle_f(JT, b, x)
-    noisy = problem.noise is not None
     if problem.Jij is None:
         return lambda x, dr: oracle_f(JT, b, x) + dr["noise"]
     Jij, bij = problem.Jij, problem.bij
-    if noisy:
+    if problem.noise is not None:
         return lambda x, dr: sample_op(Jij, bij, dr["sample"], x) + dr["noise"]
     return lambda x, dr: sample_op(Jij, bij, dr["sample"], x)
 
 
-def _metrics(problem: AffineVIP, gamma: float, p: float) -> dict[str, Callable]:
+def stack(problem: AffineVIP, replicas: int, value: Any = 0.0) -> np.ndarray:
+    """``value`` (a number, (d,), (n, d) or (R, n, d)) as a fresh (R, n, d) array."""
+    shape = (replicas, problem.n, problem.d)
+    return np.broadcast_to(np.asarray(value, dtype=float), shape).copy()
+
+
+def lyapunov(problem: AffineVIP, gamma: float, p: float) -> dict[str, Observe]:
     """dist_sq = Σ_i‖x_i − z*‖² and V = dist_sq + (γ/p)²Σ_i‖h_i − f_i(z*)‖² (L140, stacked)."""
     z = problem.z_star
     fz = problem.f(np.broadcast_to(z, (problem.n, problem.d)))
-    w = (gamma / p) ** 2
-    last: dict[str, Any] = {"x": None, "v": None}
-
-    def dist(s: tuple) -> np.ndarray:
-        if last["x"] is not s[0]:
-            last["x"], last["v"] = s[0], sq_norm(s[0] - z)
-        return last["v"]
-
-    return {"dist_sq": dist, "V": lambda s: dist(s) + w * sq_norm(s[1] - fz)}
+    weight = (gamma / p) ** 2
+    return {"dist_sq": lambda s: sq_norm(s.x - z),
+            "V": lambda s: sq_norm(s.x - z) + weight * sq_norm(s.h - fz)}
 
 
-def run_proxskip(problem: AffineVIP, gamma: float, p: float, iterations: int, *,
-                 replicas: int = 1, seed: int = 0, estimator: str = "gda", x0: Any = None,
-                 h0: Any = None, record_every: int = 1) -> Trace:
-    """ProxSkip-VIP-FL (Alg. 2) with estimator ``gda`` or ``sgda``; θ_t shared by clients."""
-    if not (0 < p <= 1) or gamma <= 0:
-        raise ValueError(f"need gamma > 0 and p in (0, 1], got gamma={gamma}, p={p}")
-    x, h = _init(problem, replicas, x0, h0)
-    oracle = _oracle(problem, estimator)
-
-    def step(state, dr, t):
-        x, h = state
-        x, h = proxskip_update(x, h, oracle(x, dr), dr["coin"], gamma, p)
-        return (x, h), dr["coin"]
-
-    streams = {"coin": _coin(p), **_estimator_streams(problem, estimator)}
-    return execute((x, h), step, iterations, replicas=replicas, seed=seed, streams=streams,
-                   metrics=_metrics(problem, gamma, p), record_every=record_every)
-
-
-def run_projected(problem: AffineVIP, gamma: float, iterations: int, *, replicas: int = 1,
-                  seed: int = 0, estimator: str = "gda", x0: Any = None,
-                  record_every: int = 1) -> Trace:
-    """Proximal (S)GDA x ← Π(x − γ g(x)), communicating every step (L119). Shares the
-    ``noise``/``sample`` streams with :func:`run_proxskip` for the same seed (digest P11)."""
-    x, _ = _init(problem, replicas, x0, None)
-    oracle = _oracle(problem, estimator)
-    ones = np.ones(replicas)
-
-    def step(state, dr, t):
-        (x,) = state
-        return (projected_update(x, oracle(x, dr), gamma),), ones
-
-    # the coin stream is drawn (and ignored) so that noise streams align with ProxSkip's
-    streams = {"coin": _coin(1.0), **_estimator_streams(problem, estimator)}
+def distance(problem: AffineVIP) -> dict[str, Observe]:
+    """dist_sq = Σ_i‖x_i − z*‖²."""
     z = problem.z_star
-    return execute((x,), step, iterations, replicas=replicas, seed=seed, streams=streams,
-                   metrics={"dist_sq": lambda s: sq_norm(s[0] - z)}, record_every=record_every)
+    return {"dist_sq": lambda s: sq_norm(s.x - z)}
 
 
-def run_svrg(problem: AffineVIP, gamma: float, p: float, q: float, iterations: int, *,
-             replicas: int = 1, seed: int = 0, x0: Any = None, record_every: int = 1) -> Trace:
-    """ProxSkip-L-SVRGDA-FL (Alg. 4, L472–L480): g_i = F_{ij}(x_i) − F_{ij}(w_i) + f_i(w_i),
-    w_i ← x_i w.p. q (coin ζ_t shared), h_{i,0} = 0. V includes Mγ²σ_t² with M = 4/q and
-    σ_t² = Σ_i (1/m) Σ_j ‖F_ij(w_i) − F_ij(z*)‖² (digest §5.7, erratum: at w, L533)."""
+# ---- defaults from the encoded schedules ------------------------------------------------------
+
+
+def _positive(name: str, value: float, what: str) -> float:
+    if not (value > 0 and math.isfinite(value)):
+        raise BadInput(f"--set {name}", f"{name} = {value!r} ({what}) must be positive and "
+                       "finite; set it explicitly")
+    return float(value)
+
+
+def given_step_p(problem: AffineVIP, gamma: float) -> float:
+    """p = √(γμ) at a given γ (setting of Cor. 3.5, L174), at most 1."""
+    values = {"gamma": gamma, "mu": problem.constants["mu"]}
+    p = min(1.0, schedule_values(theory.cor35_given_step, values)["p"])
+    return _positive("p", p, "p = √(γμ)")
+
+
+def cor36_schedule(problem: AffineVIP, **constants: float) -> dict[str, float]:
+    """Cor. 3.6's γ = 1/(2ℓ) and p = √(γμ) (L182) at the problem's exact ℓ and μ, or at the
+    ``constants`` given instead (e.g. Table G's spectral ℓ, L786)."""
+    c = problem.constants
+    return schedule_values(theory.cor36, {"ell": c["ell"], "mu": c["mu"], **constants})
+
+
+def gda_steps(problem: AffineVIP, gamma: float | None = None,
+              p: float | None = None) -> tuple[float, float]:
+    """(γ, p): Cor. 3.6's γ = 1/(2ℓ), p = √(γμ) (L182) unless given; p = √(γμ) at a given γ."""
+    if gamma is None:
+        sched = cor36_schedule(problem)
+        gamma = _positive("gamma", sched["gamma"], "Cor. 3.6: γ = 1/(2ℓ)")
+        if p is None:
+            p = _positive("p", min(1.0, sched["p"]), "Cor. 3.6: p = √(γμ)")
+    gamma = _positive("gamma", gamma, "step size")
+    return gamma, (given_step_p(problem, gamma) if p is None else _positive("p", p, "given"))
+
+
+def sgda_step(problem: AffineVIP, epsilon: float | None = None, **constants: float) -> float:
+    """Cor. 3.5's γ = min{1/(2L_g), 1/(2μ), με/(8σ_*²)} (L174) at the problem's constants or
+    the ``constants`` given; without a target accuracy ε the last cap is +∞ (Table G, L786:
+    γ = 1/(2L_g))."""
+    c = problem.constants
+    sigma = math.sqrt(c["sigma_star_sq"])
+    no_cap = epsilon is None or sigma == 0  # με/(8σ_*²) = +∞
+    values = {"L_g": c["L_g"], "mu": c["mu"], "epsilon": math.inf if no_cap else epsilon,
+              "sigma_star": 1.0 if no_cap else sigma, **constants}
+    return _positive("gamma", schedule_values(theory.cor35, values)["gamma"], "Cor. 3.5")
+
+
+def svrg_steps(problem: AffineVIP, gamma: float | None = None, p: float | None = None,
+               q: float | None = None, **constants: float) -> tuple[float, float, float]:
+    """(γ, p, q) of Cor. 3.9 (L204): γ = 1/(6ℓ̂), then q = 2γμ and p = √(γμ) at that γ (at the
+    problem's constants or the ``constants`` given)."""
+    c = {**problem.constants, **constants}
     if problem.Jij is None:
-        raise ValueError(f"L-SVRGDA needs a finite-sum problem (Jij); {problem.name!r} has none")
-    x, h = _init(problem, replicas, x0, None)
+        raise BadInput("--problem", f"L-SVRGDA needs a finite-sum problem (set m; "
+                       f"{problem.name!r} has no samples J_ij)")
+    if gamma is None:
+        gamma = schedule_values(theory.cor39_step, {"ell_hat": c["ell_hat"]})["gamma"]
+    gamma = _positive("gamma", gamma, "Cor. 3.9: γ = 1/(6ℓ̂)")
+    sched = schedule_values(theory.cor39_given_step, {"gamma": gamma, "mu": c["mu"]})
+    p = _positive("p", min(1.0, sched["p"]) if p is None else p, "Cor. 3.9: p = √(γμ)")
+    q = _positive("q", min(1.0, sched["q"]) if q is None else q, "Cor. 3.9: q = 2γμ")
+    return gamma, p, q
+
+
+# ---- methods ----------------------------------------------------------------------------------
+
+
+def proxskip_method(problem: AffineVIP, gamma: float, p: float, estimator: str = "gda",
+                    x0: Any = 0.0) -> Method[ProxSkipState]:
+    """ProxSkip-VIP-FL (Alg. 2) with estimator ``gda`` or ``sgda``; θ_t shared by clients."""
+    if not 0 < p <= 1:
+        raise BadInput("--set p", f"p must be in (0, 1], got {p}")
+    g_of = oracle(problem, estimator)
+
+    def init(replicas: int, seed: int = 0) -> ProxSkipState:
+        return ProxSkipState(stack(problem, replicas, x0), stack(problem, replicas))
+
+    def step(state: ProxSkipState, draws: Mapping, t: int) -> tuple[ProxSkipState, np.ndarray]:
+        x, h = proxskip_update(state.x, state.h, g_of(state.x, draws), draws["coin"], gamma, p)
+        return ProxSkipState(x, h), draws["coin"]
+
+    return Method(init, step, lyapunov(problem, gamma, p),
+                  {"coin": coin(p), **estimator_streams(problem, estimator)},
+                  {"gamma": gamma, "p": p, "x0": x0})
+
+
+def svrg_method(problem: AffineVIP, gamma: float, p: float, q: float,
+                x0: Any = 0.0) -> Method[SvrgState]:
+    """ProxSkip-L-SVRGDA-FL (Alg. 4, L472–L480): g_i = F_{ij}(x_i) − F_{ij}(w_i) + f_i(w_i),
+    w_i ← x_i w.p. q (coin ζ_t shared), h_{i,0} = 0. V includes Mγ²σ_t² with M = 4/q
+    (Cor. 3.9) and σ_t² = Σ_i (1/m) Σ_j ‖F_ij(w_i) − F_ij(z*)‖² (erratum lemma3.8-sigma)."""
     JT = np.ascontiguousarray(problem.J.transpose(0, 2, 1))
     b, Jij = problem.b, problem.Jij
     m, n = Jij.shape[1], problem.n
     z = problem.z_star
-    fz = problem.f(np.broadcast_to(z, (problem.n, problem.d)))
-    # σ² at w: Σ_i (w_i − z*)ᵀ [(1/m) Σ_j J_ijᵀ J_ij] (w_i − z*)
-    G = np.einsum("nmji,nmjk->nik", Jij, Jij) / m
+    G = np.einsum("nmji,nmjk->nik", Jij, Jij) / m  # σ² at w: Σ_i (w_i − z*)ᵀ G_i (w_i − z*)
 
-    def sigma_sq(w: np.ndarray) -> np.ndarray:
-        e = w - z
+    def init(replicas: int, seed: int = 0) -> SvrgState:
+        x = stack(problem, replicas, x0)
+        return SvrgState(x, stack(problem, replicas), x.copy())
+
+    def step(state: SvrgState, draws: Mapping, t: int) -> tuple[SvrgState, np.ndarray]:
+        g = sample_jac(Jij, draws["sample"], state.x - state.w) + oracle_f(JT, b, state.w)
+        w = np.where(draws["refresh"][:, None, None], state.x, state.w)
+        x, h = proxskip_update(state.x, state.h, g, draws["coin"], gamma, p)
+        return SvrgState(x, h, w), draws["coin"]
+
+    def sigma_sq(s: SvrgState) -> np.ndarray:
+        e = s.w - z
         return np.einsum("rni,nik,rnk->r", e, G, e)
 
-    def step(state, dr, t):
-        x, h, w = state
-        g = sample_jac(Jij, dr["sample"], x - w) + oracle_f(JT, b, w)
-        w = np.where(dr["refresh"][:, None, None], x, w)
-        x, h = proxskip_update(x, h, g, dr["coin"], gamma, p)
-        return (x, h, w), dr["coin"]
-
-    streams = {"coin": _coin(p), "refresh": _coin(q),
+    observe = lyapunov(problem, gamma, p)
+    base_V, weight = observe["V"], 4.0 / q * gamma**2
+    observe["V"] = lambda s: base_V(s) + weight * sigma_sq(s)
+    streams = {"coin": coin(p), "refresh": coin(q),
                "sample": lambda rng, R: rng.integers(0, m, size=(R, n))}
-    Mg2 = 4.0 / q * gamma**2
-    wV = (gamma / p) ** 2
-    metrics = {"dist_sq": lambda s: sq_norm(s[0] - z),
-               "V": lambda s: sq_norm(s[0] - z) + wV * sq_norm(s[1] - fz) + Mg2 * sigma_sq(s[2])}
-    return execute((x, h, x.copy()), step, iterations, replicas=replicas, seed=seed,
-                   streams=streams, metrics=metrics, record_every=record_every)
+    return Method(init, step, observe, streams, {"gamma": gamma, "p": p, "q": q, "x0": x0},
+                  samples_per_step=2.0 + q * m)
 
 
-def run_local(problem: AffineVIP, gamma: float, H: int, rounds: int, *, method: str = "gda",
-              replicas: int = 1, seed: int = 0, estimator: str = "gda", x0: Any = None) -> Trace:
-    """Local GDA/SGDA (h ≡ 0, H fixed local steps then averaging; Deng & Mahdavi 2021) or
-    Local EG/SEG (H extragradient steps y = x − γg(x), x ← x − γg(y), then averaging;
-    Beznosikov et al. 2020). One executor step is one communication round (digest §4
-    "Baselines": the paper gives no update rule, these are the standard ones)."""
-    x, _ = _init(problem, replicas, x0, None)
-    oracle = _oracle(problem, estimator)
-    ones = np.ones(replicas)
-    extra = _estimator_streams(problem, estimator)
-    calls = H * (2 if method == "eg" else 1)
-    streams = {k: (lambda rng, R, f=f: [f(rng, R) for _ in range(calls)]) for k, f in extra.items()}
+def local_method(problem: AffineVIP, gamma: float, H: int, extragradient: bool = False,
+                 estimator: str = "gda", x0: Any = 0.0) -> Method[ConsensusState]:
+    """Local GDA/SGDA (h ≡ 0, H local steps then averaging; Deng & Mahdavi 2021) or Local
+    EG/SEG (H extragradient steps y = x − γg(x), x ← x − γg(y), then averaging; Beznosikov et
+    al. 2020). One step is one communication round (digest §4 "Baselines": the paper gives no
+    update rule, these are the standard ones)."""
+    g_of = oracle(problem, estimator)
+    calls = H * (2 if extragradient else 1)
+    streams = {k: (lambda rng, R, f=f: [f(rng, R) for _ in range(calls)])
+               for k, f in estimator_streams(problem, estimator).items()}
 
-    def step(state, dr, t):
-        (x,) = state
-        k = 0
+    def step(state: ConsensusState, draws: Mapping, t: int) -> tuple[ConsensusState, np.ndarray]:
+        x, k = state.x, 0
         for _ in range(H):
-            d1 = {s: v[k] for s, v in dr.items()}
+            d1 = {s: v[k] for s, v in draws.items()}
             k += 1
-            if method == "eg":
-                y = x - gamma * oracle(x, d1)
-                d2 = {s: v[k] for s, v in dr.items()}
+            if extragradient:
+                y = x - gamma * g_of(x, d1)
+                d2 = {s: v[k] for s, v in draws.items()}
                 k += 1
-                x = x - gamma * oracle(y, d2)
+                x = x - gamma * g_of(y, d2)
             else:
-                x = x - gamma * oracle(x, d1)
-        return (average(x),), ones
+                x = x - gamma * g_of(x, d1)
+        return ConsensusState(average(x)), np.ones(x.shape[0])
 
-    z = problem.z_star
-    return execute((x,), step, rounds, replicas=replicas, seed=seed, streams=streams,
-                   metrics={"dist_sq": lambda s: sq_norm(s[0] - z)})
-
-
-# ---- "Runs" entries (DESIGN) ---------------------------------------------------------------------
+    return Method(lambda R, seed=0: ConsensusState(stack(problem, R, x0)), step,
+                  distance(problem), streams, {"gamma": gamma, "H": H, "x0": x0},
+                  samples_per_step=float(calls))
 
 
-def theory_setup(problem: AffineVIP, estimator: str, config: dict[str, Any]) -> Setup:
-    """Paper parameters unless given (Table G, L784–L786; Cor. 3.6, 3.5, 3.9): γ = 1/(2ℓ)
-    (GDA), 1/(2L_g) (SGDA), 1/(6ℓ̂) (L-SVRGDA); p = √(γμ); q = 2γμ; Local: γ = 1/(2ℓ), H = 1/p."""
-    c = fl_constants(problem)
-    gamma = config.get("gamma")
+def projected_method(problem: AffineVIP, gamma: float, estimator: str = "gda",
+                     x0: Any = 0.0) -> Method[ConsensusState]:
+    """Proximal (S)GDA x ← Π(x − γ g(x)), communicating every step (L119). Shares the
+    ``noise``/``sample`` streams with :func:`proxskip_method` for the same seed (digest P11)."""
+    g_of = oracle(problem, estimator)
+
+    def step(state: ConsensusState, draws: Mapping, t: int) -> tuple[ConsensusState, np.ndarray]:
+        x = projected_update(state.x, g_of(state.x, draws), gamma)
+        return ConsensusState(x), np.ones(x.shape[0])
+
+    return Method(lambda R, seed=0: ConsensusState(stack(problem, R, x0)), step,
+                  distance(problem), estimator_streams(problem, estimator),
+                  {"gamma": gamma, "x0": x0})
+
+
+def lockstep(first: Method, second: Method,
+             observe: Mapping[str, Callable[[PairState], np.ndarray]]) -> Method[PairState]:
+    """Two methods stepped on the same draws (common random numbers, digest §8 P11); a stream
+    both declare is drawn once (``first``'s draw function). Communications are ``first``'s."""
+    def step(state: PairState, draws: Mapping, t: int) -> tuple[PairState, np.ndarray]:
+        a, communicated = first.step(state.first, draws, t)
+        b, _ = second.step(state.second, draws, t)
+        return PairState(a, b), communicated
+
+    return Method(lambda R, seed=0: PairState(first.init(R, seed), second.init(R, seed)), step,
+                  observe,
+                  {**second.streams, **first.streams})
+
+
+def skipless_pair(problem: AffineVIP, gamma: float, p: float, estimator: str,
+                  h0: np.ndarray) -> tuple[Method[PairState], PairState]:
+    """ProxSkip-(S)GDA-FL from (x_0, h_0) = (0, h0) and proximal (S)GDA from x_0 = 0 in lockstep
+    (digest §8 P11: equal for p = 1, any h_0), observing max_i |x − x'| per replica (``diff``)
+    and both distances to x*; with the start state (replicas = h0.shape[0])."""
+    dist = distance(problem)["dist_sq"]
+    pair = lockstep(proxskip_method(problem, gamma, p, estimator),
+                    projected_method(problem, gamma, estimator),
+                    {"diff": lambda s: np.max(np.abs(s.first.x - s.second.x), axis=(1, 2)),
+                     "proxskip": lambda s: dist(s.first), "projected": lambda s: dist(s.second)})
+    x0 = np.zeros_like(h0)
+    return pair, PairState(ProxSkipState(x0, h0), ConsensusState(x0.copy()))
+
+
+# ---- algorithm units ----------------------------------------------------------------------------
+
+
+def _estimator(config: Mapping[str, Any]) -> str:
+    return str(config["estimator"])
+
+
+def build_gda(problem: AffineVIP, config: Mapping[str, Any]) -> Method[ProxSkipState]:
+    gamma, p = gda_steps(problem, config["gamma"], config["p"])
+    return proxskip_method(problem, gamma, p, "gda", config["x0"])
+
+
+def build_sgda(problem: AffineVIP, config: Mapping[str, Any]) -> Method[ProxSkipState]:
+    gamma = config["gamma"] if config["gamma"] is not None else sgda_step(
+        problem, config["epsilon"])
+    _, p = gda_steps(problem, gamma, config["p"])
+    return proxskip_method(problem, gamma, p, "sgda", config["x0"])
+
+
+def build_svrg(problem: AffineVIP, config: Mapping[str, Any]) -> Method[SvrgState]:
+    gamma, p, q = svrg_steps(problem, config["gamma"], config["p"], config["q"])
+    return svrg_method(problem, gamma, p, q, config["x0"])
+
+
+def build_local(extragradient: bool) -> Callable[[AffineVIP, Mapping[str, Any]], Method]:
+    def build(problem: AffineVIP, config: Mapping[str, Any]) -> Method[ConsensusState]:
+        gamma, p = gda_steps(problem, config["gamma"])
+        H = config["H"] if config["H"] is not None else max(1, round(1 / p))
+        return local_method(problem, gamma, H, extragradient, _estimator(config), config["x0"])
+    return build
+
+
+def build_projected(problem: AffineVIP, config: Mapping[str, Any]) -> Method[ConsensusState]:
+    gamma = config["gamma"]
     if gamma is None:
-        gamma = {"gda": 1 / (2 * c["ell"]), "sgda": 1 / (2 * c["L_g"]),
-                 "svrg": 1 / (6 * c.get("ell_hat", c["ell"]))}[estimator]
-    gamma = float(gamma)
-    p = float(config.get("p") or min(1.0, math.sqrt(gamma * c["mu"])))
-    q = config.get("q")
-    if estimator == "svrg" and q is None:
-        q = 2 * gamma * c["mu"]
-    H = config.get("H")
-    return Setup(gamma, p, None if q is None else float(q), None if H is None else int(H))
+        gamma = (cor36_schedule(problem)["gamma"] if _estimator(config) == "gda" else
+                 sgda_step(problem))
+    return projected_method(problem, _positive("gamma", gamma, "step size"), _estimator(config),
+                            config["x0"])
 
 
-def _runs(problem: AffineVIP, trace: Trace, setup: Setup, extra: dict[str, Any]) -> dict:
-    metrics = {k: trace.mean(k).tolist() for k in trace.metrics}
-    metrics["communications"] = trace.communications.mean(axis=1).tolist()
-    summary = {"final_dist_sq": metrics["dist_sq"][-1],
-               "communications": float(trace.communications[-1].mean()),
-               "iterations": int(trace.iterations[-1]), "replicas": trace.communications.shape[1],
-               "diverged": trace.diverged, "diverged_at": trace.diverged_at,
-               "reason": trace.reason, "seconds": trace.seconds}
-    if "V" in metrics:
-        summary["final_V"] = metrics["V"][-1]
-    consts = {k: v for k, v in problem.constants.items() if np.ndim(v) == 0}
-    consts.update({f"fl_{k}": v for k, v in fl_constants(problem).items()})
-    return {"constants": consts, "config": {**setup.as_dict(), **extra}, "metrics": metrics,
-            "summary": summary}
+GAMMA = Param(None, "step size γ (default: the theorem's schedule)")
+P_PARAM = Param(None, "communication probability p (default √(γμ), L174)", high=1.0)
+X0 = Param(0.0, "initial point: every coordinate of every x_{i,0}")
+H_PARAM = Param(None, "local steps per round (default round(1/p), p = √(γμ))", kind=int, low=1)
+ESTIMATOR = Param("gda", "oracle: gda (g_i = f_i) or sgda (noise / one sample)", kind=str,
+                  choices=("gda", "sgda"))
 
-
-def _x0(problem: AffineVIP, config: dict[str, Any]) -> np.ndarray:
-    return np.full(problem.d, float(config.get("x0", 0.0)))
-
-
-def _entry_proxskip(estimator: str) -> Callable[..., dict]:
-    def run(problem: AffineVIP, config: dict[str, Any], rounds: int, seeds: int,
-            seed: int = 0) -> dict:
-        s = theory_setup(problem, estimator, config)
-        if estimator == "svrg":
-            tr = run_svrg(problem, s.gamma, s.p, s.q, rounds, replicas=seeds, seed=seed,
-                          x0=_x0(problem, config))
-        else:
-            tr = run_proxskip(problem, s.gamma, s.p, rounds, replicas=seeds, seed=seed,
-                              estimator=estimator, x0=_x0(problem, config))
-        return _runs(problem, tr, s, {"estimator": estimator, "x0": float(config.get("x0", 0))})
-    return run
-
-
-def _entry_local(method: str) -> Callable[..., dict]:
-    def run(problem: AffineVIP, config: dict[str, Any], rounds: int, seeds: int,
-            seed: int = 0) -> dict:
-        est = str(config.get("estimator", "gda"))
-        s = theory_setup(problem, "gda", config)
-        H = s.H if s.H is not None else max(1, round(1 / s.p))
-        tr = run_local(problem, s.gamma, H, rounds, method=method, replicas=seeds, seed=seed,
-                       estimator=est, x0=_x0(problem, config))
-        return _runs(problem, tr, Setup(s.gamma, 1.0, None, H), {"estimator": est})
-    return run
-
-
-def _entry_projected(problem: AffineVIP, config: dict[str, Any], rounds: int, seeds: int,
-                     seed: int = 0) -> dict:
-    est = str(config.get("estimator", "gda"))
-    s = theory_setup(problem, est, config)
-    tr = run_projected(problem, s.gamma, rounds, replicas=seeds, seed=seed, estimator=est,
-                       x0=_x0(problem, config))
-    return _runs(problem, tr, Setup(s.gamma, 1.0), {"estimator": est})
-
-
-_P = {"gamma": (None, "step size γ (default: the paper's theoretical value)"),
-      "p": (None, "communication probability p (default √(γμ))"),
-      "x0": (0.0, "initial point: every coordinate of every x_{i,0}")}
-ALGORITHMS = [
-    AlgorithmEntry("proxskip-gda-fl", "proxskip", "ProxSkip-GDA-FL (Alg. 2, g_i = f_i; L212)",
-                   _entry_proxskip("gda"), dict(_P)),
-    AlgorithmEntry("proxskip-sgda-fl", "proxskip",
-                   "ProxSkip-SGDA-FL (Alg. 2, stochastic g_i: coupled Gaussian noise or one "
-                   "sample of the finite sum; L212)", _entry_proxskip("sgda"), dict(_P)),
-    AlgorithmEntry("proxskip-l-svrgda-fl", "proxskip",
-                   "ProxSkip-L-SVRGDA-FL (Alg. 4, loopless SVRG; L472)", _entry_proxskip("svrg"),
-                   {**_P, "q": (None, "reference refresh probability q (default 2γμ)")}),
-    AlgorithmEntry("local-gda", "proxskip", "Local GDA/SGDA baseline: H local steps, then "
-                   "averaging (h ≡ 0; one round = H steps)", _entry_local("gda"),
-                   {"gamma": _P["gamma"], "H": (None, "local steps per round (default 1/p)"),
-                    "x0": _P["x0"]}),
-    AlgorithmEntry("local-eg", "proxskip", "Local EG/SEG baseline: H extragradient steps, then "
-                   "averaging (one round = H steps)", _entry_local("eg"),
-                   {"gamma": _P["gamma"], "H": (None, "local steps per round (default 1/p)"),
-                    "x0": _P["x0"]}),
-    AlgorithmEntry("projected-gda", "proxskip", "Proximal (S)GDA x ← Π(x − γg), communicating "
-                   "every step (p = 1 reference, L119)", _entry_projected,
-                   {"gamma": _P["gamma"], "x0": _P["x0"]}),
-]
+PROXSKIP_GDA_FL = Algorithm(
+    "proxskip-gda-fl", "proxskip", "ProxSkip-GDA-FL (Alg. 2, g_i = f_i; L212); γ, p of "
+    "Cor. 3.6", build_gda, {"gamma": GAMMA, "p": P_PARAM, "x0": X0}, PROBLEMS)
+PROXSKIP_SGDA_FL = Algorithm(
+    "proxskip-sgda-fl", "proxskip", "ProxSkip-SGDA-FL (Alg. 2, stochastic g_i: coupled Gaussian "
+    "noise or one sample of the finite sum; L212); γ of Cor. 3.5", build_sgda,
+    {"gamma": GAMMA, "p": P_PARAM, "x0": X0,
+     "epsilon": Param(None, "target accuracy ε of Cor. 3.5's cap γ ≤ με/(8σ_*²) (default: "
+                            "none, γ = 1/(2L_g) as in Table G)")}, PROBLEMS)
+PROXSKIP_L_SVRGDA_FL = Algorithm(
+    "proxskip-l-svrgda-fl", "proxskip", "ProxSkip-L-SVRGDA-FL (Alg. 4, loopless SVRG; L472); "
+    "γ, p, q of Cor. 3.9", build_svrg,
+    {"gamma": GAMMA, "p": P_PARAM, "x0": X0,
+     "q": Param(None, "reference refresh probability q (default 2γμ)", high=1.0)}, PROBLEMS)
+LOCAL_GDA = Algorithm(
+    "local-gda", "proxskip", "Local GDA/SGDA baseline: H local steps, then averaging (h ≡ 0; "
+    "one round = H steps)", build_local(False),
+    {"gamma": GAMMA, "H": H_PARAM, "x0": X0, "estimator": ESTIMATOR}, PROBLEMS)
+LOCAL_EG = Algorithm(
+    "local-eg", "proxskip", "Local EG/SEG baseline: H extragradient steps, then averaging (one "
+    "round = H steps)", build_local(True),
+    {"gamma": GAMMA, "H": H_PARAM, "x0": X0, "estimator": ESTIMATOR}, PROBLEMS)
+PROJECTED_GDA = Algorithm(
+    "projected-gda", "proxskip", "Proximal (S)GDA x ← Π(x − γg), communicating every step "
+    "(p = 1 reference, L119)", build_projected,
+    {"gamma": GAMMA, "x0": X0, "estimator": ESTIMATOR}, PROBLEMS)

@@ -13,15 +13,28 @@ So Σ_t = E[e_t e_tᵀ] obeys Σ ↦ p(T_1ΣT_1ᵀ + G_1QG_1ᵀ) + (1 − p)(T_0
 E[V_t] = tr(W Σ_t) with W = diag(I, (γ/p)² I) (Thm 3.1's Lyapunov function, L140), the
 asymptotic rate is the spectral radius of pT_1⊗T_1 + (1 − p)T_0⊗T_0, and the stationary
 second moment (the exact SGDA neighbourhood, Cor. 3.5) solves a linear equation.
+
+Also here: radii of the second-moment map too large for a dense eigenvalue problem (Arnoldi,
+Collatz–Wielandt bracket), the exact fixed point of deterministic Local GDA, and exact
+expectations over the finite index of the estimators of Lemmas 3.4 and 3.8.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 import scipy.linalg as sla
+import scipy.sparse.linalg as spla
+
+from fedbounds import engine
+from fedbounds.model import Theorem
 from fedbounds.problems.proxskip import AffineVIP
+from fedbounds.theorems import proxskip as theory
+from fedbounds.verify.fitting import first_below
 
 
 @dataclass(frozen=True)
@@ -42,6 +55,10 @@ class LinearMaps:
         """Diagonal weight of V_t = ‖e_x‖² + (γ/p)²‖e_h‖² (L140, σ_t ≡ 0)."""
         nd = self.n * self.d
         return np.concatenate([np.ones(nd), np.full(nd, (self.gamma / self.p) ** 2)])
+
+    def V(self, e: np.ndarray) -> float:
+        """V = ‖e_x‖² + (γ/p)²‖e_h‖² of an error vector e (L140)."""
+        return float(np.dot(self.W, e**2))
 
     def mean_map(self) -> np.ndarray:
         """E[e_{t+1}] = (p T_1 + (1 − p) T_0) E[e_t]."""
@@ -74,11 +91,14 @@ def proxskip_maps(problem: AffineVIP, gamma: float, p: float) -> LinearMaps:
     return LinearMaps(T0, T1, G0, G1, float(gamma), float(p), n, d)
 
 
-def initial_error(problem: AffineVIP, x0: np.ndarray, h0: np.ndarray) -> np.ndarray:
-    """e_0 = (x_0 − x*, h_0 − F(x*)) stacked, x* = (z*, …, z*), F(x*)_i = f_i(z*) (L70)."""
+def initial_error(problem: AffineVIP, x0: np.ndarray | None = None,
+                  h0: np.ndarray | None = None) -> np.ndarray:
+    """e_0 = (x_0 − x*, h_0 − F(x*)) stacked, x* = (z*, …, z*), F(x*)_i = f_i(z*) (L70);
+    x_0 = h_0 = 0 (the paper's code, §9.B; Alg. 4) unless given."""
     fz = problem.f(np.broadcast_to(problem.z_star, (problem.n, problem.d)))
-    ex = np.asarray(x0, float) - problem.z_star
-    eh = np.asarray(h0, float) - fz
+    ex = (0.0 if x0 is None else np.asarray(x0, float)) - problem.z_star
+    eh = (0.0 if h0 is None else np.asarray(h0, float)) - fz
+    ex = np.broadcast_to(ex, (problem.n, problem.d))
     return np.concatenate([ex.ravel(), eh.ravel()])
 
 
@@ -169,3 +189,184 @@ def stationary_V(maps: LinearMaps, Q: np.ndarray) -> float:
     Lop = np.eye(k * k) - second_moment_operator(maps)
     S = np.linalg.solve(Lop, N.ravel()).reshape(k, k)
     return float(np.dot(maps.W, np.diag(S)))
+
+
+def hitting_time(maps: LinearMaps, e0: np.ndarray, eps: float, cap: int
+                 ) -> tuple[int | None, np.ndarray]:
+    """First t ≤ cap with E[V_t] ≤ ε·V_0 (None if not reached) and the curve E[V_t] up to it."""
+    V0 = maps.V(e0)
+    EV = expected_V(maps, e0, cap, stop_below=eps * V0)
+    return first_below(EV, eps * V0), EV
+
+
+def burn_in(maps: LinearMaps, Q: np.ndarray, floor: float, steps: int,
+            rtol: float = 2e-3) -> tuple[int, np.ndarray]:
+    """Iterations for E[V_t] from V_0 = 0 (start at x*, h*) to reach (1 − rtol)·floor, and the
+    curve (the whole curve's length when it does not)."""
+    EV = expected_V(maps, np.zeros(maps.T0.shape[0]), steps, Q=Q)
+    return int(np.argmax(EV >= (1 - rtol) * floor)) or EV.size, EV
+
+
+def skipless_radius(problem: AffineVIP, gamma: float) -> float:
+    """Spectral radius of the p = 1 second-moment map T_1⊗T_1, i.e. ρ(T_1)² (digest §6.4)."""
+    T1 = proxskip_maps(problem, gamma, 1.0).T1
+    return float(np.max(np.abs(np.linalg.eigvals(T1)))) ** 2
+
+
+def stability_threshold(problem: AffineVIP, lo: float, hi: float,
+                        iterations: int = 60) -> float | None:
+    """The step γ_c ∈ (lo, hi) where the p = 1 map loses stability (:func:`skipless_radius`
+    crosses 1), by bisection; None if [lo, hi] does not bracket it."""
+    if not skipless_radius(problem, lo) < 1 < skipless_radius(problem, hi):
+        return None
+    for _ in range(iterations):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if skipless_radius(problem, mid) < 1 else (lo, mid)
+    return 0.5 * (lo + hi)
+
+
+def radius_arnoldi(maps: LinearMaps) -> float:
+    """Spectral radius of Φ(Σ) = pT_1ΣT_1ᵀ + (1 − p)T_0ΣT_0ᵀ by implicitly restarted Arnoldi on
+    vec(Σ) (matrix-free: two k×k products per application), for states too large for the
+    dense eigenvalue problem of :func:`spectral_radius`."""
+    k = maps.T0.shape[0]
+    T0, T1, p = maps.T0, maps.T1, maps.p
+
+    def mv(v: np.ndarray) -> np.ndarray:
+        S = v.reshape(k, k)
+        return (p * (T1 @ S @ T1.T) + (1 - p) * (T0 @ S @ T0.T)).ravel()
+
+    op = spla.LinearOperator((k * k, k * k), matvec=mv, dtype=float)
+    w = spla.eigs(op, k=1, which="LM", return_eigenvectors=False, tol=1e-13, maxiter=20000,
+                  ncv=min(40, k * k - 2), v0=np.eye(k).ravel())
+    return float(np.max(np.abs(w)))
+
+
+def radius_bracket(maps: LinearMaps, iterations: int) -> tuple[float, float]:
+    """Collatz–Wielandt bracket for the spectral radius r of the positive map
+    Φ(Σ) = pT_1ΣT_1ᵀ + (1 − p)T_0ΣT_0ᵀ: for X ≻ 0, λ_min(X^{-½}Φ(X)X^{-½}) ≤ r ≤
+    λ_max(X^{-½}Φ(X)X^{-½}); X is the power iterate Φ^t(I) (trace-normalised). Returns (lower,
+    upper) at the last iterate: the upper value certifies r < 1 without an eigenvalue problem
+    of size (2nd)²."""
+    k = maps.T0.shape[0]
+    T0, T1, p = maps.T0, maps.T1, maps.p
+    X = np.eye(k)
+    lo, hi = 0.0, math.inf
+    for t in range(1, iterations + 1):
+        Y = p * (T1 @ X @ T1.T) + (1 - p) * (T0 @ X @ T0.T)
+        if t == iterations:
+            w, V = np.linalg.eigh(0.5 * (X + X.T))
+            Wi = V / np.sqrt(w)
+            ev = np.linalg.eigvalsh(Wi.T @ (0.5 * (Y + Y.T)) @ Wi)
+            lo, hi = float(ev[0]), float(ev[-1])
+        X = Y / np.trace(Y) + 1e-13 * np.eye(k)  # stays ≻ 0 (the bracket holds for any X ≻ 0)
+    return lo, hi
+
+
+def local_gda_floor(problem: AffineVIP, gamma: float, H: int) -> float:
+    """Exact limit of Σ_i‖x̄_k − z*‖² for deterministic Local GDA (H steps of z ← z − γf_i(z)
+    per client from the common z̄_k, then averaging): the fixed point of the affine round map."""
+    d = problem.d
+    Ai = np.eye(d)[None] - gamma * problem.J
+    Pk = np.broadcast_to(np.eye(d), Ai.shape).copy()
+    S = np.zeros_like(Ai)
+    for _ in range(H):
+        S += Pk
+        Pk = Ai @ Pk
+    Abar = Pk.mean(axis=0)
+    cbar = (-gamma * np.einsum("nij,nj->ni", S, problem.b)).mean(axis=0)
+    z = np.linalg.solve(np.eye(d) - Abar, cbar)
+    return float(problem.n * np.sum((z - problem.z_star) ** 2))
+
+
+def estimator_moments(problem: AffineVIP, X: np.ndarray, W: np.ndarray) -> dict[str, np.ndarray]:
+    """Exact expectations over the finite index j ~ Unif[m] (independent per client) at stacked
+    points X, W of shape (K, n, d), consensus convention (digest §5.6, §5.7):
+
+    * ``inner`` = ⟨F(x) − F(x*), x − x*⟩ = Σ_i ⟨f_i(x_i) − f_i(z*), x_i − z*⟩;
+    * ``sgda`` = E‖g(x) − F(x*)‖² for g_i = F_{ij}(x_i) (Lemma 3.4's left side);
+    * ``svrg`` = E‖g(x) − F(x*)‖² for g_i = F_{ij}(x_i) − F_{ij}(w_i) + f_i(w_i) (Lemma 3.8);
+    * ``sigma_w``, ``sigma_x`` = Σ_i (1/m) Σ_j ‖F_{ij}(·) − F_{ij}(z*)‖² at w and at x."""
+    Jij, bij, z = problem.Jij, problem.bij, problem.z_star
+    m = Jij.shape[1]
+    Ex, Ew = X - z, W - z  # (K, n, d)
+    fz = problem.f(np.broadcast_to(z, (problem.n, problem.d)))  # f_i(z*)
+    Fij_z = np.einsum("nmij,j->nmi", Jij, z) + bij  # F_ij(z*)
+    dx = np.einsum("nmij,kni->kmnj", Jij.transpose(0, 1, 3, 2), Ex)  # J_ij (x_i − z*)  (K,m,n,d)
+    dw = np.einsum("nmij,kni->kmnj", Jij.transpose(0, 1, 3, 2), Ew)
+    fx = np.einsum("nij,knj->kni", problem.J, Ex)  # f_i(x_i) − f_i(z*)
+    fw = np.einsum("nij,knj->kni", problem.J, Ew)
+    inner = np.einsum("kni,kni->k", fx, Ex)
+    dev = (Fij_z - fz[:, None, :]).transpose(1, 0, 2)[None]  # F_ij(z*) − f_i(z*)  (1,m,n,d)
+    sgda = np.einsum("kmnd,kmnd->k", dx + dev, dx + dev) / m
+    g = dx - dw + fw[:, None] + 0.0  # F_ij(x) − F_ij(w) + f_i(w) − f_i(z*)
+    svrg = np.einsum("kmnd,kmnd->k", g, g) / m
+    sigma_w = np.einsum("kmnd,kmnd->k", dw, dw) / m
+    sigma_x = np.einsum("kmnd,kmnd->k", dx, dx) / m
+    return {"inner": inner, "sgda": sgda, "svrg": svrg, "sigma_w": sigma_w, "sigma_x": sigma_x}
+
+
+# ---- the encoded bounds at numbers, and the exact E[V_t] against them -------------------------
+# (generic: a vectorized float evaluation of a Theorem's terms, derived quantities and
+# conditions; engine.bound does it for one point in exact rationals)
+
+THEOREMS = {t.id: t for t in theory.THEOREMS}  # this paper's registered theorems
+
+
+def bound_terms(theorem: Theorem | str, values: Mapping[str, object]) -> dict[str, np.ndarray]:
+    """The encoded bound's terms at ``values`` (numbers or arrays, vectorized)."""
+    thm = THEOREMS[theorem] if isinstance(theorem, str) else theorem
+    c = engine.compiled(thm)
+    args = [values[n] if isinstance(values[n], np.ndarray) else float(values[n])
+            for n in c.names]
+    shape = np.broadcast_shapes(*(np.shape(a) for a in args))
+    return {t.name: np.broadcast_to(np.asarray(f(*args), dtype=float), shape)
+            for t, f in c.terms}
+
+
+def derived_values(theorem: Theorem, values: Mapping[str, float]) -> dict[str, float]:
+    """The theorem's derived quantities at ``values`` (e.g. Lemma 3.4's A, D_1, ρ)."""
+    c = engine.compiled(theorem)
+    args = [float(values[n]) for n in c.names]
+    return {name: float(f(*args)) for name, f in c.derived}
+
+
+def theorem_curve(theorem_id: str, values: Mapping[str, float], T: np.ndarray
+                  ) -> tuple[np.ndarray, dict[str, np.ndarray], bool, list[str]]:
+    """The encoded bound of ``theorem_id`` at horizons ``T``: (total, terms, conditions hold,
+    violated conditions)."""
+    thm = THEOREMS[theorem_id]
+    terms = bound_terms(thm, {**values, "T": np.asarray(T, dtype=float)})
+    ok, results = engine.check(thm, {k: Fraction(float(values[k]))
+                                     for k in thm.condition_inputs()})
+    return np.asarray(sum(terms.values())), terms, ok, [r.name for r in results if not r.holds]
+
+
+def tau_from(theorem_id: str, values: Mapping[str, float]) -> float:
+    """Per-step contraction τ read off the encoded bound: 1 − bound(T = 1)/V_0."""
+    b, _, _, _ = theorem_curve(theorem_id, {**values, "V_0": 1.0}, np.array([1.0]))
+    return float(1.0 - b[0])
+
+
+def bound_ratio(prob: AffineVIP, gamma: float, p: float, theorem_id: str,
+                rel_floor: float = 1e-12, tau_scale: float = 1.0
+                ) -> tuple[float, np.ndarray, np.ndarray, np.ndarray, dict]:
+    """The exact E[V_t] from x_0 = h_0 = 0 against the encoded bound of ``theorem_id``:
+    (max_{t ≥ 1} E[V_t]/bound where the bound is ≥ rel_floor·V_0, t, E[V_t]/V_0, bound/V_0,
+    details). ``tau_scale`` ≠ 1 scales the bound's rate (a perturbed prediction)."""
+    c = prob.constants
+    e0 = initial_error(prob)
+    maps = proxskip_maps(prob, gamma, p)
+    V0 = maps.V(e0)
+    vals = {"gamma": gamma, "p": p, "mu": c["mu"], "ell": c["ell"]}
+    tau = tau_scale * tau_from(theorem_id, vals)
+    steps = int(math.ceil(math.log(rel_floor) / math.log1p(-min(tau, 0.999999))))
+    EV = expected_V(maps, e0, steps, stop_below=rel_floor * V0 * 1e-2)
+    t = np.arange(EV.size)
+    bound, _, ok, violated = theorem_curve(theorem_id, {**vals, "V_0": V0}, t)
+    if tau_scale != 1.0:
+        bound = V0 * (1 - tau) ** t
+    keep = (bound >= rel_floor * V0) & (t >= 1)  # t = 0 is trivially 1; round-off below
+    ratio = float(np.max(EV[keep] / bound[keep])) if np.all(np.isfinite(EV)) else math.inf
+    return ratio, t, EV / V0, bound / V0, {"tau": tau, "steps": int(EV.size - 1),
+                                           "conditions_hold": ok, "violated": violated}
