@@ -15,14 +15,17 @@ import time
 import numpy as np
 
 from fedbounds.problems.minmax import make_game
-from fedbounds.verify.algorithms.sagda import compile_fsgda
+from fedbounds.verify.algorithm import simulate
+from fedbounds.verify.algorithms.sagda import FSGDA, SAGDA_I
 from fedbounds.verify.executor import generators
-from fedbounds.verify.minmax_common import sampled, signed, simulate
+from fedbounds.verify.minmax import sampled, signed
+
+ALGORITHMS = {0: FSGDA, 1: SAGDA_I}
 
 
 def loop_reference(g, cfg: dict, option: int, rounds: int, R: int, seed: int) -> np.ndarray:
     """Same algorithm, one replica, one client, one local step at a time."""
-    c = compile_fsgda(g, cfg, R, seed, option)
+    c = ALGORITHMS[option].method(g, cfg)
     rngs = generators(seed, list(c.streams))
     order = sorted(c.streams)
     K, m = int(cfg["K"]), int(cfg["m"])
@@ -31,7 +34,7 @@ def loop_reference(g, cfg: dict, option: int, rounds: int, R: int, seed: int) ->
     sd = np.sqrt(g.coord_var())
     H, h = g.H, g.h
     z = np.broadcast_to(g.z0, (R, g.d)).copy()
-    V = c.state[1].copy() if option == 1 else None
+    V = c.init(R, seed).V.copy() if option == 1 else None
     for _ in range(rounds):
         dr = {k: c.streams[k](rngs[k], R) for k in order}
         idx = sampled(dr["clients"], m)
@@ -65,13 +68,13 @@ def main() -> None:
     R = a.replicas
     for option, name in ((0, "FSGDA"), (1, "SAGDA-I")):
         t0 = time.perf_counter()
-        tr = simulate(compile_fsgda(g, cfg, R, 0, option), g, a.rounds, 0, R,
-                      metrics={"x0": lambda st: st[0][:, 0]})
+        tr = simulate(ALGORITHMS[option].method(g, cfg), a.rounds, replicas=R, seed=0,
+                      observe={"x0": lambda st: st.z[:, 0]})
         tv = time.perf_counter() - t0
         t0 = time.perf_counter()
         zl = loop_reference(g, cfg, option, a.rounds, R, 0)
         tl = time.perf_counter() - t0
-        err = float(np.max(np.abs(tr.state[0] - zl)))
+        err = float(np.max(np.abs(tr.state.z - zl)))
         assert err < 1e-10, f"{name}: vectorized and loop iterates differ by {err:g}"
         print(f"{name}: M=100 m={a.m} K=10 replicas={R} rounds={a.rounds}: vectorized {tv:.3f}s, "
               f"loop {tl:.3f}s, ratio {tl / tv:.1f}x, max |Δz| = {err:.1e}")

@@ -142,6 +142,10 @@ def local_steps(g: MinMaxGame, z0: np.ndarray, idx: np.ndarray | None, tau: np.n
     return z
 
 
+MINMAX_PROBLEMS = ("minmax-quadratic", "minmax-scalar", "minmax-cos", "minmax-ncc")
+"""The game families every federated min-max method runs on (``problems/minmax.py``)."""
+
+
 # ---- what every min-max method observes -------------------------------------------------------
 def server_observe(g: MinMaxGame, w: np.ndarray | None = None) -> dict[str, Callable[[Any], np.ndarray]]:
     """grad_phi_sq = ‖∇Φ(x)‖² of the server model (Moreau gradient for NC-C) and dist_sq =

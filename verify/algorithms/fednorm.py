@@ -28,6 +28,7 @@ from fedbounds.problems.minmax import MinMaxGame
 
 from ..algorithm import Algorithm, Method, Param
 from ..minmax import (
+    MINMAX_PROBLEMS,
     as_taus,
     client_draw,
     local_steps,
@@ -139,18 +140,17 @@ PARAMS = {
     "rho": Param(0.0, "local heavy-ball momentum ρ in [0, 1)", low=0),
     "P": Param(0, "clients sampled per round (0: all n)", kind=int, low=0),
     "S": Param(1, "snapshot period of the + variants", kind=int, low=1)}
-GAMES = ("minmax-quadratic", "minmax-scalar", "minmax-cos", "minmax-ncc")
 
 LOCAL_SGDA = Algorithm("local-sgda", "fednorm",
                        "Local SGDA: iterate averaging with weights p (§4.1)",
-                       partial(build_fednorm, normalized=False), PARAMS, GAMES)
+                       partial(build_fednorm, normalized=False), PARAMS, MINMAX_PROBLEMS)
 LOCAL_SGDA_PLUS = Algorithm("local-sgda-plus", "fednorm",
                             "Local SGDA+: y-gradients at a snapshot x̂ (§4.1)",
-                            partial(build_fednorm, normalized=False, plus=True), PARAMS, GAMES)
+                            partial(build_fednorm, normalized=False, plus=True), PARAMS, MINMAX_PROBLEMS)
 FEDNORM_SGDA = Algorithm("fednorm-sgda", "fednorm",
                          "Fed-Norm-SGDA: normalized client updates (Alg. 1)", build_fednorm,
-                         PARAMS, GAMES)
+                         PARAMS, MINMAX_PROBLEMS)
 FEDNORM_SGDA_PLUS = Algorithm("fednorm-sgda-plus", "fednorm",
                               "Fed-Norm-SGDA+: normalized, snapshot x̂ (Alg. 1)",
-                              partial(build_fednorm, plus=True), PARAMS, GAMES)
+                              partial(build_fednorm, plus=True), PARAMS, MINMAX_PROBLEMS)
 

@@ -29,6 +29,7 @@ from fedbounds.problems.minmax import MinMaxGame
 
 from ..algorithm import Algorithm, Method, Param
 from ..minmax import (
+    MINMAX_PROBLEMS,
     as_taus,
     client_grad,
     local_steps,
@@ -177,7 +178,6 @@ def cor313_config(constants: Mapping[str, float], N: int, NT0: int, nu: float = 
              "Q": Q, "b": float(b), "B": max(1.0, float(sched["B"]))}, round(sched["T"]))
 
 
-MINMAX_PROBLEMS = ("minmax-quadratic", "minmax-scalar", "minmax-cos", "minmax-ncc")
 
 FEDSGDA_PLUS = Algorithm(
     "fedsgda-plus", "fedsgda", "FedSGDA+: local SGDA+ with server steps (Alg. 1); --rounds = "

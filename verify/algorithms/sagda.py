@@ -26,6 +26,7 @@ from fedbounds.problems.minmax import MinMaxGame
 
 from ..algorithm import Algorithm, Method, Param
 from ..minmax import (
+    MINMAX_PROBLEMS,
     as_taus,
     client_draw,
     client_grad,
@@ -138,7 +139,6 @@ def local_phase(g: MinMaxGame, zt: np.ndarray, eta: float, K: int, replicas: int
     return iterates, grads, grads_bar
 
 
-MINMAX_PROBLEMS = ("minmax-quadratic", "minmax-scalar", "minmax-cos", "minmax-ncc")
 PARAMS = {"eta_xl": Param(0.01, "local step η_{x,l}"), "eta_yl": Param(0.01, "local step η_{y,l}"),
           "eta_xg": Param(1.0, "server step η_{x,g}"), "eta_yg": Param(1.0, "server step η_{y,g}"),
           "K": Param(1, "local steps K", kind=int, low=1),
