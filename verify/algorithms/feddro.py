@@ -28,11 +28,12 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from fedbounds.errors import BadInput
-from fedbounds.problems.feddro import PROBLEMS, CompositionalProblem
+from fedbounds.problems.feddro import PROBLEMS, CompositionalProblem, make
 
 from ..algorithm import Algorithm, Counterexample, Method, Param, simulate
 from ..exact.feddro import CASES, VARIANTS, counterexample, theorem_at
 from ..executor import Trace, average
+from ..fitting import mean_ci
 
 FEDDRO_PROBLEMS = tuple(p.name for p in PROBLEMS)
 LAGGED = frozenset({"track"})  # metrics of ȳ^t, recorded after iteration t (at t + 1)
@@ -261,6 +262,28 @@ class History:
     def mean(self, name: str) -> np.ndarray:
         return self.metrics[name].mean(axis=1)
 
+    def orbit_mean(self, I: int, rounds: int) -> tuple[float, float]:
+        """lim_T G_T of a deterministic run: the mean of ‖∇Φ(x̄^t)‖² (replica mean, t < T) over
+        the last ``rounds`` rounds (whole periods of the round map) and its relative change
+        against the ``rounds`` rounds before (0 once the periodic orbit is reached)."""
+        g, n = self.mean("grad_phi_sq")[:-1], rounds * I
+        last, prev = float(g[-n:].mean()), float(g[-2 * n:-n].mean())
+        return last, abs(last - prev) / max(abs(last), 1e-300)
+
+
+def run_feddro(problem: CompositionalProblem, iterations: int, replicas: int, seed: int,
+               metrics: tuple[str, ...], **values: Any) -> History:
+    """FedDRO (Algorithm 2) with ``values`` on ``problem``: :func:`history` of ``metrics``."""
+    return history(FEDDRO.method(problem, values), iterations, replicas=replicas, seed=seed,
+                   observe=observers(problem, *metrics))
+
+
+def drift_threshold(problem: CompositionalProblem, T: int, b: int = 1) -> float:
+    """I_th = 1 + T^{1/4}/(|b|K)^{3/4}: Corollary 1's local-step condition (L245), from the
+    engine over feddro.cor1."""
+    at = theorem_at("feddro.cor1", {**problem.constants, "T": T, "b": b, "I": 1, "y_err0": 0.0})
+    return 1 + at.conditions["I - 1 <= T^(1/4)/(bK)^(3/4)"][0]
+
 
 def history(method: Method, T: int, *, replicas: int = 1, seed: int = 0,
             observe: Mapping[str, Callable[[Any], np.ndarray]] | None = None) -> History:
@@ -272,6 +295,57 @@ def history(method: Method, T: int, *, replicas: int = 1, seed: int = 0,
     metrics = {k: v[1:T + 2] if k in LAGGED else v[:T + 1] for k, v in trace.metrics.items()}
     return History(metrics, f"{trace.reason} at iteration {trace.diverged_at}"
                    if trace.diverged else None, trace)
+
+
+def potential_descent(cfg: Mapping[str, Any], seed: int, grad_coef: float = 0.5
+                      ) -> dict[str, Any]:
+    """Lemma F.5 on a run of ``cfg`` (problem ``p1``/``p2`` and its parameters; ``T``, ``I``,
+    replicas ``R``; ``c_beta`` printed or repaired: feddro.lemF.5 or .corrected; ȳ⁰ =
+    ``ybar0`` or g(x̄⁰) + ``offset``): FedDRO with independent batches (the proof's premise,
+    A3), η = ``eta_frac`` × the largest step Lemmas F.3/F.5 allow, β = c_βη; D_t = V^{t+1} −
+    V^t − RHS_t per replica with V^t = Φ(x̄^t) + ‖ȳ^t − (1/K)Σg_k(x_k^t)‖² (21), L884, and
+    RHS_t the lemma's bound, its descent term scaled from the paper's 1/2 to ``grad_coef``.
+    ``max_excess``: max_t D_t (one replica) or the largest Bonferroni-simultaneous 95% lower
+    bound of E D_t."""
+    problem = make(f"feddro-{cfg['problem']}", {k: v for k, v in cfg.items()
+                                                if k in ("K", "A", "C", "s", "s_h", "gscale", "x0")})
+    lemma = "feddro.lemF.5" + (".corrected" if cfg["c_beta"] == "repaired" else "")
+    T, I, replicas, s = cfg["T"], cfg["I"], cfg["R"], cfg.get("s", 0.0)
+    offset = cfg["ybar0"] - float(problem.g(problem.x0)[0]) if "ybar0" in cfg else \
+        cfg.get("offset", 0.0)
+    c = {**problem.constants, "b": 1, "I": I, "T": T, "grad_sq": 0.0, "drift": 0.0}
+
+    def at(theorem_id: str, eta: float, **arrays: np.ndarray) -> Any:
+        return theorem_at(theorem_id, {**c, "eta": eta, **arrays})
+
+    steps = [rhs for theorem_id in (lemma, "feddro.lemF.3")
+             for name, (rhs, _) in at(theorem_id, 1.0).conditions.items() if name != "beta <= 1"]
+    eta = cfg["eta_frac"] * min(steps)
+    lem = at(lemma, eta)
+    conds = all(ok for thm in (lem, at("feddro.lemF.3", eta)) for _, ok in thm.conditions.values())
+    beta = lem.derived["beta"]
+    h = history(build_feddro(problem, {"eta": eta, "beta": min(beta, 1.0), "T": None, "I": I,
+                                       "b": 1, "decay_sqrt": 0, "batch_independent": 1,
+                                       "ybar0_offset": offset}),
+                T, replicas=replicas, seed=seed,
+                observe=observers(problem, "Phi", "track", "grad_phi_sq", "drift", "xbar"))
+    if s > 0:  # σ_g bounds the value variance s²(1 + x²) on the visited set
+        box = float(np.max(np.abs(h.mean("xbar")))) + math.sqrt(
+            float(np.max(h.metrics["drift"])) * problem.K)
+        c["sigma_g"] = s * math.sqrt(1 + (2 * box) ** 2)
+    terms = at(lemma, eta, grad_sq=h.metrics["grad_phi_sq"][:-1],
+               drift=h.metrics["drift"][:-1]).terms
+    rhs = grad_coef / 0.5 * terms.pop("descent") + sum(terms.values())
+    D = np.diff(h.metrics["Phi"] + h.metrics["track"], axis=0) - rhs  # (T, R)
+    stat = float(np.max([mean_ci(D[t], 1 - 0.05 / T).lo for t in range(T)])) if replicas > 1 \
+        else float(D.max())
+    return {"config": dict(cfg), "B_g": c["B_g"], "c_beta": lem.derived["c_beta"], "eta": eta,
+            "beta": beta,
+            "L_Phi": lem.derived["L_Phi"], "step_bounds": steps, "conditions_met": conds,
+            "sigma_g_used": c["sigma_g"], "max_excess": stat,
+            "argmax_t": int(np.argmax(D.mean(axis=1))),
+            "normalized_D": (D.mean(axis=1) / (float(np.max(np.abs(rhs.mean(axis=1)))) or 1.0)
+                             ).tolist()}
 
 
 # ---------------------------------------------------------------------------------------------

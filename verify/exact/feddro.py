@@ -12,16 +12,19 @@ import math
 import warnings
 from collections.abc import Mapping
 from fractions import Fraction
+from functools import cache
 from typing import Any, NamedTuple
 
 import numpy as np
 import sympy as sp
 from scipy import optimize
 
-from fedbounds import engine, registry
+from fedbounds import engine
+from fedbounds.complexity import apply_schedule
 from fedbounds.errors import BadInput
-from fedbounds.problems.feddro import CE_OFFSETS, CE_SLOPES, DRO, ScalarFamily
-from fedbounds.theorems.feddro import COUNTEREXAMPLE
+from fedbounds.model import Theorem
+from fedbounds.problems.feddro import CE_OFFSETS, CE_SLOPES, DRO, ScalarFamily, make
+from fedbounds.theorems.feddro import COUNTEREXAMPLE, THEOREMS
 
 # ---------------------------------------------------------------------------------------------
 # Theorem 4.1: exact round map of Algorithm 1 on the counterexample (L432–L438, digest §5.1)
@@ -168,6 +171,90 @@ def counterexample(case: str, I: int, eta: float, rounds: int = 50, decay: str |
     }
 
 
+# Digest §5.1 reference table (I = 2, x̄⁰ = 0.5, exact round maps, mpmath 30 digits):
+# (case, η) → ((x̄¹, x̄², x̄³), fixed point), and the η → 0 limits per (case, I)
+CE_TABLE = {
+    ("II", 0.01): ((0.520164197011407, 0.539921023081538, 0.559261718186647), 1.07045122681),
+    ("II", 0.04): ((0.582087142912588, 0.657754775779623, 0.726494614852483), 1.11742089652),
+    ("II", 0.999 / 22): ((0.593464282624493, 0.678681909882542, 0.754924658761360), 1.12614613783),
+    ("I", 0.01): ((0.544479088643556, 0.587418451060444, 0.628683382707421), 1.17372814717),
+    ("I", 0.04): ((0.671611751637411, 0.813543795440018, 0.922192023904356), 1.19133240330),
+    ("I", 0.999 / 8): ((0.949615897850279, 1.14718702404166, 1.22559901457830), 1.27244556362),
+}
+ETA0_LIMITS = {("I", 1): 1.16866733425053, ("I", 2): 1.16866733425053,
+               ("II", 2): 1.05534124344369, ("II", 3): 1.10825396496442,
+               ("II", 4): 1.12739351540154, ("II", 8): 1.15043532697376,
+               ("II", 16): 1.16004909569839}
+
+
+def nonconvergence_runs(case: str, variants: list[str], I_values: list[int], etas: list[float],
+                        iters_per_eta: int, conv_tol: float, plot_rounds: int
+                        ) -> tuple[list[dict[str, Any]], dict[str, tuple[list, list]], float]:
+    """Algorithm 1 on the instance for every (variant, I, η), ≥ ``iters_per_eta``/η iterations:
+    per-run summaries, x̄ series, and the largest deviation from :data:`CE_TABLE`."""
+    runs, series, table_err = [], {}, 0.0
+    for variant in variants:
+        for I in I_values:
+            for eta in etas:
+                rounds = max(50, int(math.ceil(iters_per_eta / eta / I)))
+                d = counterexample(case, I, eta, rounds=rounds, variant=variant)
+                ref = CE_TABLE.get((case, eta)) if (I == 2 and variant == "proof") else None
+                if ref is not None:
+                    table_err = max(table_err, max(abs(a - b) for a, b in
+                                                   zip(d["trajectory"][1:4], ref[0], strict=True)),
+                                    abs(d["fixed_point"] - ref[1]))
+                runs.append({"variant": variant, "I": I, "eta": eta, "rounds": rounds,
+                             "min_over_rounds": d["min_over_rounds"], "final": d["final"],
+                             "fixed_point": d["fixed_point"],
+                             "fixed_point_eta0": d["fixed_point_eta0"],
+                             "min_grad_sq": min(x * x / (x * x + 4) for x in d["trajectory"]),
+                             "converged": abs(d["final"] - d["fixed_point"]) < conv_tol,
+                             # literal Case I with I = 1: the first step uses ȳ⁰ = g(x̄⁰), an
+                             # exact gradient step, so x̄¹ = 0.5 − 0.2425η < 0.5; the theorem
+                             # needs I > 1 (L188), so the 0.5 bound is not checked there
+                             "bound_checked": not (variant == "literal" and I == 1)})
+                traj = d["trajectory"][:plot_rounds]
+                series[f"{variant} I={I} η={eta:.4g}"] = (list(range(len(traj))), traj)
+    return runs, series, table_err
+
+
+def generalisation(I_values: list[int], eta: float, decay_eta: float, decay_rounds: int,
+                   starts: list[float]) -> tuple[dict[str, float], list[dict[str, Any]],
+                                                 dict[str, float], dict[str, tuple[list, list]]]:
+    """Errors of the η → 0 limits against :data:`ETA0_LIMITS` (every I, both cases), of the
+    decaying-step runs (η^t = decay_eta/√(t+1)) against the limits, and of runs from other
+    starts against the fixed point (digest §5.1, §8.3)."""
+    errs, rows, series = {}, [], {}
+    for I in I_values:
+        for case in CASES:
+            lim = fixed_point_eta0(case, I)
+            ref = ETA0_LIMITS.get((case, I), 0.0 if (case, I) == ("II", 1) else None)
+            d = counterexample(case, I, eta, rounds=int(400 / eta / I))
+            rows.append({"case": case, "I": I, "eta0_limit": lim, "digest": ref,
+                         "fixed_point_eta": d["fixed_point"], "final": d["final"],
+                         "min_over_rounds": d["min_over_rounds"]})
+            if ref is not None:
+                errs[f"eta0 limit {case} I={I}"] = abs(lim - ref)
+    by = {(r["case"], r["I"]): r for r in rows}
+    if ("II", 1) in by:
+        errs["Case II I=1 final |x̄|"] = abs(by[("II", 1)]["final"])
+    if ("I", 1) in by:  # Case I must NOT converge to 0 even with I = 1
+        errs["Case I I=1 stays >= 0.5 (0 if so)"] = max(0.0, 0.5 - by[("I", 1)]["min_over_rounds"])
+    for case in CASES:
+        d = counterexample(case, 2, decay_eta, rounds=decay_rounds, decay="sqrt")
+        errs[f"decay {case}: |final − η→0 limit|"] = abs(d["final"] - d["fixed_point_eta0"])
+        tr = d["trajectory"]
+        k = np.unique(np.geomspace(1, len(tr) - 1, 200).astype(int))
+        series[f"Case {case}, η^t = {decay_eta}/√(t+1)"] = (k.tolist(), [tr[i] for i in k])
+    finals, rounds = {}, int(400 / eta / 2)
+    fixed = {case: counterexample(case, 2, eta, rounds=rounds)["fixed_point"] for case in CASES}
+    for x0 in starts:
+        for case in CASES:
+            finals[f"{case} from {x0}"] = trajectory(case, 2, eta, rounds, x0=x0)[0][-1]
+            errs[f"start {x0} case {case}"] = abs(finals[f"{case} from {x0}"] - fixed[case])
+    return errs, rows, finals, series
+
+
 # ---------------------------------------------------------------------------------------------
 # Lemma 3.1: the true smoothness max|∇²Φ| of an instance (L146–L148)
 # ---------------------------------------------------------------------------------------------
@@ -217,9 +304,42 @@ def dro_smoothness(prob: DRO, n: int, seed: int, h: float = 1e-5) -> dict[str, A
             "method": f"finite differences (h = {h:g}) at {pts.shape[0]} points of the ball"}
 
 
+def smoothness(prob: ScalarFamily | DRO, n: int, seed: int) -> dict[str, Any]:
+    """The true max|∇²Φ| of an instance: exact for scalar families, sampled for DRO."""
+    return scalar_smoothness(prob) if isinstance(prob, ScalarFamily) else \
+        dro_smoothness(prob, n, seed)
+
+
+def smoothness_rows(instances: list[tuple[str, dict[str, float]]], n: int, seed: int,
+                    bound_scale: float = 1.0) -> list[dict[str, Any]]:
+    """Per instance (problem name, parameters): Lemma 3.1's bound L_h + B_f L_g + B_g² L_f
+    (feddro.lem3.1 at its constants), the true max|∇²Φ| and their ratio (bound × bound_scale)."""
+    rows = []
+    for name, values in instances:
+        prob = make(name, values, seed)
+        c = prob.constants
+        bound = float(theorem_at("feddro.lem3.1", c).value)
+        est = smoothness(prob, n, seed)
+        rows.append({"problem": name, "params": values, "bound": bound,
+                     "terms": {"L_h": c["L_h"], "B_f*L_g": c["B_f"] * c["L_g"],
+                               "B_g^2*L_f": c["B_g"] ** 2 * c["L_f"]},
+                     **est, "ratio": est["max_abs_Phi2"] / (bound * bound_scale)})
+    return rows
+
+
 # ---------------------------------------------------------------------------------------------
 # The encoded theorems at numbers (engine over fedbounds.theorems.feddro)
 # ---------------------------------------------------------------------------------------------
+_BY_ID = {t.id: t for t in THEOREMS}
+
+
+def theorem(theorem_id: str) -> Theorem:
+    """A FedDRO theorem by id (this paper's encodings only: no registry scan)."""
+    if theorem_id not in _BY_ID:
+        raise BadInput("ID", f"unknown FedDRO theorem {theorem_id!r}; allowed: {', '.join(_BY_ID)}")
+    return _BY_ID[theorem_id]
+
+
 class TheoremValues(NamedTuple):
     """An encoded theorem at given values: bound terms, derived quantities, and per condition
     (right-hand side, holds)."""
@@ -236,7 +356,7 @@ class TheoremValues(NamedTuple):
 def theorem_at(theorem_id: str, values: Mapping[str, Any]) -> TheoremValues:
     """Evaluate ``theorem_id`` with the engine: every input of the theorem must be in
     ``values`` (floats; a bound input may also be an array, evaluated elementwise)."""
-    thm = registry.get(theorem_id)
+    thm = theorem(theorem_id)
     compiled = engine.compiled(thm)
     args = [np.asarray(values[n], dtype=float) if np.ndim(values[n]) else np.float64(values[n])
             for n in compiled.names]
@@ -247,6 +367,33 @@ def theorem_at(theorem_id: str, values: Mapping[str, Any]) -> TheoremValues:
     _, results = engine.check(thm, {n: Fraction(float(values[n]))
                                     for n in thm.condition_inputs()})
     return TheoremValues(terms, derived, {r.name: (r.rhs, r.holds) for r in results})
+
+
+@cache
+def _costs(theorem_id: str) -> tuple[list[str], Any]:
+    thm = theorem(theorem_id)
+    exprs = [apply_schedule(thm, e) for e in thm.costs.values()]
+    names = sorted({s.name for e in exprs for s in e.free_symbols})
+    return names, sp.lambdify([sp.Symbol(n) for n in names], [
+        e.xreplace({s: sp.Symbol(s.name) for s in e.free_symbols}) for e in exprs], "math")
+
+
+def costs_at(theorem_id: str, values: Mapping[str, float]) -> dict[str, float]:
+    """The encoded costs of ``theorem_id`` (e.g. Corollary 2's samples and rounds, its schedule
+    substituted) at ``values``."""
+    names, fn = _costs(theorem_id)
+    return dict(zip(theorem(theorem_id).costs, map(float, fn(*(float(values[n])
+                                                                   for n in names))), strict=True))
+
+
+def horizon_F1(values: Mapping[str, float]) -> tuple[int, float, float]:
+    """The smallest T with T − 1 a multiple of I meeting Theorem F.1's T ≥ … conditions
+    (feddro.thmF.1.corrected: T_th, L629–L630, and T_β = c_β²|b|K for β ≤ 1): (T, T_th, T_β)."""
+    sides = theorem_at("feddro.thmF.1.corrected", {**values, "T": 1}).conditions
+    T_beta = sides.pop("T >= c_beta^2 bK (beta <= 1)")[0]
+    T_th = max(rhs for rhs, _ in sides.values())
+    I = int(values["I"])
+    return int(math.ceil(max(T_th, T_beta) / I)) * I + 1, T_th, T_beta
 
 
 def tracking_steady_state(values: Mapping[str, float]) -> float:
