@@ -93,10 +93,7 @@ def _steps(problem: CompositionalProblem, config: Mapping[str, Any], tracking: b
     """η and β: given, or Theorem 5.1's η = √(|b|K/T) and β = c_βη (L234; β capped at 1,
     digest §9.19)."""
     eta, beta, used = config["eta"], config.get("beta"), {}
-    if eta is None:
-        if config["T"] is None:
-            raise BadInput("--set T", "the default η = √(|b|K/T) (Theorem 5.1, L234) needs the "
-                           "horizon: set T (normally the run's --rounds) or eta")
+    if eta is None:  # T: the horizon the schedule is for (a Param: build does not see --rounds)
         derived = theorem_steps(problem, config["T"], config["b"], config["I"])
         eta = derived["eta"]
     elif tracking and beta is None:
@@ -214,8 +211,9 @@ def _modified_fedavg(problem: CompositionalProblem, config: Mapping[str, Any]) -
 
 
 _COMMON = {
-    "eta": Param(None, "step size η (default √(|b|K/T), Theorem 5.1 L234; needs T)", low=0),
-    "T": Param(None, "horizon T of the default η (normally the run's --rounds)", kind=int, low=1),
+    "eta": Param(None, "step size η (default √(|b|K/T), Theorem 5.1 L234)", low=0),
+    "T": Param(100, "horizon T of the default η and β (set it to the run's --rounds)", kind=int,
+               low=1),
     "I": Param(1, "local steps between model averagings", kind=int, low=1),
     "b": Param(1, "batch size |b|", kind=int, low=1),
     "decay_sqrt": Param(0, "1: η^t = η/√(t+1)", kind=int, low=0, high=1)}
