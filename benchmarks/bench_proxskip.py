@@ -12,13 +12,13 @@ communication counts are identical). Run: ``python benchmarks/bench_proxskip.py`
 from __future__ import annotations
 
 import argparse
-import math
 import time
 
 import numpy as np
 
 from fedbounds.problems.proxskip import AffineVIP
-from fedbounds.verify.algorithms.proxskip import fl_constants, run_proxskip
+from fedbounds.verify.algorithm import simulate
+from fedbounds.verify.algorithms.proxskip import gda_steps, proxskip_method
 from fedbounds.verify.executor import generators
 
 
@@ -69,15 +69,15 @@ def main() -> None:
     from fedbounds.problems.proxskip import quadratic_game
 
     prob = quadratic_game(n=a.clients, m=a.samples, d=a.dim, seed=a.seed)
-    c = fl_constants(prob)
-    gamma = 1 / (2 * c["ell"])
-    p = math.sqrt(gamma * c["mu"])
+    c = prob.constants
+    gamma, p = gda_steps(prob)  # Cor. 3.6's schedule: γ = 1/(2ℓ), p = √(γμ)
     print(f"quadratic game n={prob.n} d={prob.d} m={a.samples}: mu={c['mu']:.4g} "
           f"ell={c['ell']:.4g} gamma={gamma:.4g} p={p:.4g}; T={a.iterations}, "
           f"R={a.replicas}")
 
     t0 = time.perf_counter()
-    tr = run_proxskip(prob, gamma, p, a.iterations, replicas=a.replicas, seed=a.seed)
+    tr = simulate(proxskip_method(prob, gamma, p), a.iterations, replicas=a.replicas,
+                  seed=a.seed)
     t_vec = time.perf_counter() - t0
     t0 = time.perf_counter()
     x, h, dist, comms = plain_loop(prob, gamma, p, a.iterations, a.replicas, a.seed)

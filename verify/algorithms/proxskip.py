@@ -113,12 +113,10 @@ def coin(p: float) -> Draw:
 
 def estimator_streams(problem: AffineVIP, estimator: str) -> dict[str, Draw]:
     """Random streams of the estimator: ``sample`` (j ~ Unif[m] per replica and client) for a
-    finite sum and ``noise`` (coupled Gaussian ξ_i) for a noise model; none for GDA."""
+    finite sum and ``noise`` (coupled Gaussian ξ_i) for a noise model; none for GDA (nor for
+    SGDA on a problem with neither: its oracle is then exact, σ_* = 0)."""
     if estimator == "gda":
         return {}
-    if problem.noise is None and problem.Jij is None:
-        raise BadInput("--problem", f"estimator {estimator!r} needs a noise model or "
-                       f"finite-sum samples (set noise_std or m; {problem.name!r} has neither)")
     n, d = problem.n, problem.d
     out: dict[str, Draw] = {}
     if problem.Jij is not None:
@@ -131,10 +129,11 @@ def estimator_streams(problem: AffineVIP, estimator: str) -> dict[str, Draw]:
 
 
 def oracle(problem: AffineVIP, estimator: str) -> Callable[[np.ndarray, Mapping], np.ndarray]:
-    """g_i(x_i): f_i (GDA) or F_{ij}(x_i) + ξ_i (SGDA: sample if a finite sum, noise if any)."""
+    """g_i(x_i): f_i (GDA) or F_{ij}(x_i) + ξ_i (SGDA: sample if a finite sum, noise if any;
+    f_i if neither, the deterministic case σ_* = 0 of Cor. 3.5)."""
     JT = np.ascontiguousarray(problem.J.transpose(0, 2, 1))
     b = problem.b
-    if estimator == "gda":
+    if estimator == "gda" or (problem.Jij is None and problem.noise is None):
         return lambda x, dr: oracle_f(JT, b, x)
     if problem.Jij is None:
         return lambda x, dr: oracle_f(JT, b, x) + dr["noise"]
@@ -175,9 +174,16 @@ def _positive(name: str, value: float, what: str) -> float:
     return float(value)
 
 
+def schedule_mu(problem: AffineVIP) -> float:
+    """μ of the schedules: the consensus μ = min_i μ_i (Assumption 4.1) or, where it is 0 (RLS:
+    μ_i = 0, digest §9 #35, outside the theory), the mean operator's μ, as Table G does (L786)."""
+    c = problem.constants
+    return float(c["mu"]) if c["mu"] > 0 else float(c["mu_mean"])
+
+
 def given_step_p(problem: AffineVIP, gamma: float) -> float:
     """p = √(γμ) at a given γ (setting of Cor. 3.5, L174), at most 1."""
-    values = {"gamma": gamma, "mu": problem.constants["mu"]}
+    values = {"gamma": gamma, "mu": schedule_mu(problem)}
     p = min(1.0, schedule_values(theory.cor35_given_step, values)["p"])
     return _positive("p", p, "p = √(γμ)")
 
@@ -185,8 +191,8 @@ def given_step_p(problem: AffineVIP, gamma: float) -> float:
 def cor36_schedule(problem: AffineVIP, **constants: float) -> dict[str, float]:
     """Cor. 3.6's γ = 1/(2ℓ) and p = √(γμ) (L182) at the problem's exact ℓ and μ, or at the
     ``constants`` given instead (e.g. Table G's spectral ℓ, L786)."""
-    c = problem.constants
-    return schedule_values(theory.cor36, {"ell": c["ell"], "mu": c["mu"], **constants})
+    values = {"ell": problem.constants["ell"], "mu": schedule_mu(problem), **constants}
+    return schedule_values(theory.cor36, values)
 
 
 def gda_steps(problem: AffineVIP, gamma: float | None = None,
@@ -208,7 +214,8 @@ def sgda_step(problem: AffineVIP, epsilon: float | None = None, **constants: flo
     c = problem.constants
     sigma = math.sqrt(c["sigma_star_sq"])
     no_cap = epsilon is None or sigma == 0  # με/(8σ_*²) = +∞
-    values = {"L_g": c["L_g"], "mu": c["mu"], "epsilon": math.inf if no_cap else epsilon,
+    values = {"L_g": c["L_g"], "mu": schedule_mu(problem),
+              "epsilon": math.inf if no_cap else epsilon,
               "sigma_star": 1.0 if no_cap else sigma, **constants}
     return _positive("gamma", schedule_values(theory.cor35, values)["gamma"], "Cor. 3.5")
 
@@ -216,11 +223,9 @@ def sgda_step(problem: AffineVIP, epsilon: float | None = None, **constants: flo
 def svrg_steps(problem: AffineVIP, gamma: float | None = None, p: float | None = None,
                q: float | None = None, **constants: float) -> tuple[float, float, float]:
     """(γ, p, q) of Cor. 3.9 (L204): γ = 1/(6ℓ̂), then q = 2γμ and p = √(γμ) at that γ (at the
-    problem's constants or the ``constants`` given)."""
-    c = {**problem.constants, **constants}
-    if problem.Jij is None:
-        raise BadInput("--problem", f"L-SVRGDA needs a finite-sum problem (set m; "
-                       f"{problem.name!r} has no samples J_ij)")
+    problem's constants or the ``constants`` given; ℓ̂ = ℓ without samples, m = 1)."""
+    c = {"ell_hat": problem.constants["ell"], **problem.constants, "mu": schedule_mu(problem),
+         **constants}
     if gamma is None:
         gamma = schedule_values(theory.cor39_step, {"ell_hat": c["ell_hat"]})["gamma"]
     gamma = _positive("gamma", gamma, "Cor. 3.9: γ = 1/(6ℓ̂)")
@@ -256,9 +261,11 @@ def svrg_method(problem: AffineVIP, gamma: float, p: float, q: float,
                 x0: Any = 0.0) -> Method[SvrgState]:
     """ProxSkip-L-SVRGDA-FL (Alg. 4, L472–L480): g_i = F_{ij}(x_i) − F_{ij}(w_i) + f_i(w_i),
     w_i ← x_i w.p. q (coin ζ_t shared), h_{i,0} = 0. V includes Mγ²σ_t² with M = 4/q
-    (Cor. 3.9) and σ_t² = Σ_i (1/m) Σ_j ‖F_ij(w_i) − F_ij(z*)‖² (erratum lemma3.8-sigma)."""
+    (Cor. 3.9) and σ_t² = Σ_i (1/m) Σ_j ‖F_ij(w_i) − F_ij(z*)‖² (erratum lemma3.8-sigma).
+    Without finite-sum samples, m = 1 (J_i1 = J_i: g_i = f_i)."""
     JT = np.ascontiguousarray(problem.J.transpose(0, 2, 1))
-    b, Jij = problem.b, problem.Jij
+    b = problem.b
+    Jij = problem.J[:, None] if problem.Jij is None else problem.Jij
     m, n = Jij.shape[1], problem.n
     z = problem.z_star
     G = np.einsum("nmji,nmjk->nik", Jij, Jij) / m  # σ² at w: Σ_i (w_i − z*)ᵀ G_i (w_i − z*)

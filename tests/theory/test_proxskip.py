@@ -413,3 +413,47 @@ def test_svrg_corrected_differs_from_printed(tid: str) -> None:
     a = terms(tid, mu=1, ell_hat=2, T=12, V_0=1).value
     b = terms(tid + ".corrected", mu=1, ell_hat=2, T=12, V_0=1).value
     assert a == pytest.approx(b, rel=REL)
+
+
+# ---------------------------------------------------------------------------------------------
+# additions for the numeric layer (not registered): schedules and the estimator lemmas
+# ---------------------------------------------------------------------------------------------
+def test_additions_are_not_registered() -> None:
+    ids = {t.id for t in proxskip.THEOREMS}
+    assert ids == set(PROXSKIP_IDS)
+    assert all(t not in proxskip.THEOREMS for t in (*proxskip.LEMMAS, proxskip.cor39_step,
+                                                    proxskip.cor39_given_step,
+                                                    proxskip.cor35_given_step))
+    # the schedule copies keep their corollary's statement and bound
+    assert proxskip.cor39_step.statement == registry.get("proxskip.cor3.9.corrected").statement
+
+
+def test_schedules_of_cor39_and_of_a_given_step() -> None:
+    from fedbounds.complexity import schedule_values
+
+    # L204: γ = 1/(6ℓ̂) = 1/12 at ℓ̂ = 2; then q = 2γμ = 1/12 and p = √(γμ) = √(1/24) at μ = 1/2
+    assert schedule_values(proxskip.cor39_step, {"ell_hat": 2.0}) == {
+        "gamma": pytest.approx(1 / 12, rel=REL)}
+    sched = schedule_values(proxskip.cor39_given_step, {"gamma": 1 / 12, "mu": 0.5})
+    assert sched == {"q": pytest.approx(1 / 12, rel=REL), "p": pytest.approx(24**-0.5, rel=REL)}
+    # L174: p = √(γμ) = 0.2 at a given γ = 0.08, μ = 1/2
+    assert schedule_values(proxskip.cor35_given_step, {"gamma": 0.08, "mu": 0.5}) == {
+        "p": pytest.approx(0.2, rel=REL)}
+
+
+def test_lemma34_constants_and_right_hand_side() -> None:
+    """L168: A = L_g, D_1 = 2σ_*², ρ = 1, B = C = D_2 = 0; at L_g = 3, ⟨·⟩ = 2, σ_* = 1/2 the
+    bound 2A⟨·⟩ + Bσ_t² + D_1 is 12 + 1/2 = 12.5."""
+    b = engine.bound(proxskip.lemma34, fr(L_g=3, inner=2, sigma_star=0.5))
+    assert b.value == pytest.approx(12.5, rel=REL)
+    assert b.derived == {"A": 3.0, "B": 0.0, "C": 0.0, "D_1": 0.5, "D_2": 0.0, "rho": 1.0}
+
+
+def test_lemma38_both_inequalities() -> None:
+    """L198 (σ_t at w_t, L533): A = ℓ̂, B = 2, C = qℓ̂/2, ρ = q. At ℓ̂ = 2, ⟨·⟩ = 3, σ_t = 1.5,
+    q = 1/4: 2ℓ̂⟨·⟩ + 2σ_t² = 12 + 4.5 = 16.5 and qℓ̂⟨·⟩ + (1 − q)σ_t² = 1.5 + 1.6875."""
+    first = engine.bound(proxskip.lemma38, fr(ell_hat=2, inner=3, sigma_t=1.5))
+    assert first.value == pytest.approx(16.5, rel=REL)
+    second = engine.bound(proxskip.lemma38_refresh, fr(ell_hat=2, inner=3, sigma_t=1.5, q=0.25))
+    assert second.value == pytest.approx(3.1875, rel=REL)
+    assert second.derived["C"] == pytest.approx(0.25) and second.derived["rho"] == 0.25

@@ -426,3 +426,59 @@ def test_problem_registry() -> None:
         entry.make({"bogus": 1.0}, 0)
     for e in P.PROBLEMS:
         assert all(isinstance(v[0], float | int) and v[1] for v in e.params.values())
+
+
+# ---------------------------------------------------------------- the claims' instances (§8)
+
+@pytest.mark.parametrize("kappa", [2.0, 8.0])
+def test_kappa_families(kappa: float) -> None:
+    """G-norm at κ: ℓ/μ = κ² (digest §6.4, erratum ell-kappa-L); G-sym at κ: ℓ = L = κμ (L184);
+    the shared variants give every client client 1's Jacobian with ζ² = 1 (§8 P7, P8)."""
+    g = P.kappa_family("g-norm", kappa, seed=3)
+    assert g.constants["kappa"] == pytest.approx(kappa, rel=1e-10)
+    assert g.constants["ell"] / g.constants["mu"] == pytest.approx(kappa**2, rel=1e-9)
+    s = P.kappa_family("g-sym", kappa, seed=3)
+    assert s.constants["ell"] == pytest.approx(kappa, rel=1e-9)
+    for name in ("g-norm-shared", "g-sym-shared"):
+        shared = P.kappa_family(name, kappa, seed=3)
+        assert np.array_equal(shared.J, np.repeat(shared.J[:1], 3, axis=0))
+        assert shared.constants["zeta_sq"] == pytest.approx(1.0, rel=1e-10)
+        assert shared.constants["mu_mean"] == pytest.approx(shared.constants["mu"], rel=1e-10)
+
+
+def test_shared_nonnormal_and_random_monotone() -> None:
+    """P15's instance is non-normal (ℓ_spec < ℓ, L774); P14's random normal matrices have
+    ℓ_spec = ℓ and the non-normal ones ℓ_spec < ℓ, all strongly monotone (digest §6.4)."""
+    prob, info = P.shared_nonnormal(seed=0)
+    assert prob.n == 3 and prob.d == 4 and info["ell_spec_over_ell"] < 0.9
+    assert prob.constants["ell_spec"] / prob.constants["ell"] == pytest.approx(
+        info["ell_spec_over_ell"], rel=1e-9)
+    rng = np.random.default_rng(5)
+    for normal in (True, False):
+        Js = P.random_monotone(rng, 50, 4, normal)
+        table = linalg.constant_table(Js)
+        assert np.all(table["mu"] > 0)
+        ratio = table["ell_spec"] / table["ell"]
+        if normal:
+            np.testing.assert_allclose(ratio, 1.0, rtol=1e-8)
+            assert table["nonnormality"].max() < 1e-10
+        else:
+            assert np.all(ratio < 1) and table["nonnormality"].min() > 1e-6
+
+
+def test_constant_table_matches_the_scalar_functions() -> None:
+    Js = P.quadratic_game(n=2, m=3, d=4, seed=2).Jij.reshape(-1, 4, 4)
+    table = linalg.constant_table(Js)
+    for k, J in enumerate(Js):
+        assert table["mu"][k] == pytest.approx(linalg.strong_monotonicity(J), rel=1e-10)
+        assert table["L"][k] == pytest.approx(linalg.lipschitz(J), rel=1e-10)
+        assert table["ell"][k] == pytest.approx(linalg.cocoercivity(J), rel=1e-10)
+        assert table["ell_spec"][k] == pytest.approx(linalg.spectral_cocoercivity(J), rel=1e-10)
+
+
+def test_p1_instances() -> None:
+    quick = P.p1_instances("quick", seed=0)
+    assert [label for label, _ in quick] == ["g_norm n=2 d=4 s=3", "g_sym n=2 d=4 L=10",
+                                             "quadratic_game n=3 m=10 d=2"]
+    assert all(2 * p.n * p.d <= 20 for _, p in P.p1_instances("full-small", seed=0))
+    assert quick[0][1].constants["ell"] == pytest.approx(10.0, rel=1e-10)  # (μ² + s²)/μ
