@@ -73,11 +73,13 @@ class AffineVIP:
 
     @property
     def n(self) -> int:
-        return int(self.J.shape[0])
+        """Number of clients."""
+        return len(self.J)
 
     @property
     def d(self) -> int:
-        return int(self.J.shape[1])
+        """Dimension of z."""
+        return int(self.z_star.size)
 
     def f(self, z: np.ndarray) -> np.ndarray:
         """Per-client operators at per-client points: z (..., n, d) → (..., n, d)."""
