@@ -32,6 +32,11 @@ S = TypeVar("S")
 Observe = Callable[[Any], np.ndarray]
 
 
+def _show(value: Any) -> str:
+    """A user's value as typed: 1/3 for a fraction, '...' for a string."""
+    return repr(value) if isinstance(value, str) else str(value)
+
+
 @dataclass(frozen=True)
 class Param:
     """A declared parameter: default (``None``: computed from the problem, e.g. a theorem's
@@ -40,31 +45,33 @@ class Param:
     default: float | int | str | None
     doc: str
     kind: type = float
-    low: float | None = None  # inclusive lower limit
+    low: float | None = None  # lower limit (inclusive unless low_open)
     high: float | None = None  # inclusive upper limit
     choices: tuple[str, ...] = ()
+    low_open: bool = False  # True: the value must be strictly above ``low`` (e.g. η > 0)
 
     def check(self, name: str, value: Any) -> Any:
         """The value if it is allowed, else :class:`BadInput` naming the parameter."""
         if self.kind is str:
             if not isinstance(value, str) or (self.choices and value not in self.choices):
                 raise BadInput(f"--set {name}", f"{name} takes one of "
-                               f"{', '.join(self.choices)}; got {value!r}")
+                               f"{', '.join(self.choices)}; got {_show(value)}")
             return value
         try:
             x = float(value)
         except (TypeError, ValueError):
-            raise BadInput(f"--set {name}", f"{name} takes a number; got {value!r}") from None
+            raise BadInput(f"--set {name}", f"{name} takes a number; got {_show(value)}") from None
         if not math.isfinite(x):
-            raise BadInput(f"--set {name}", f"{name} must be finite; got {value!r}")
+            raise BadInput(f"--set {name}", f"{name} must be finite; got {_show(value)}")
         if self.kind is int:
             if x != int(x):
-                raise BadInput(f"--set {name}", f"{name} takes an integer; got {value!r}")
+                raise BadInput(f"--set {name}", f"{name} takes an integer; got {_show(value)}")
             x = int(x)
-        if self.low is not None and x < self.low:
-            raise BadInput(f"--set {name}", f"{name} must be >= {self.low:g}; got {value!r}")
+        if self.low is not None and (x < self.low or (self.low_open and x == self.low)):
+            op = ">" if self.low_open else ">="
+            raise BadInput(f"--set {name}", f"{name} must be {op} {self.low:g}; got {_show(value)}")
         if self.high is not None and x > self.high:
-            raise BadInput(f"--set {name}", f"{name} must be <= {self.high:g}; got {value!r}")
+            raise BadInput(f"--set {name}", f"{name} must be <= {self.high:g}; got {_show(value)}")
         return x
 
 
@@ -91,6 +98,7 @@ class Algorithm:
     build: Callable[[Any, Mapping[str, Any]], Method]
     params: Mapping[str, Param] = field(default_factory=dict)
     problems: tuple[str, ...] = ()  # problem names it accepts
+    horizon: str | None = None  # a parameter that defaults to the run's --rounds (e.g. "T")
     module: str = ""  # the defining module (set by discovery helpers; optional)
 
     def config(self, values: Mapping[str, Any]) -> dict[str, Any]:
@@ -118,14 +126,18 @@ def simulate(method: Method, iterations: int, *, replicas: int = 1, seed: int = 
 
 
 def summarize(trace: Trace, samples_per_step: float = 1.0) -> dict[str, Any]:
-    """DESIGN "Runs" summary keys from a trace (replica means)."""
+    """DESIGN "Runs" summary keys from a trace (replica means). After a divergence the
+    ``final_`` values are those of the last record where every replica was finite, and
+    ``diverged_at``/``reason`` say what happened after it."""
     means = {k: v.mean(axis=1) for k, v in trace.metrics.items()}
+    finite = np.all([np.isfinite(v) for v in means.values()], axis=0) if means else np.array([])
+    last = int(np.flatnonzero(finite)[-1]) if finite.size and finite.any() else None
     out: dict[str, Any] = {}
-    if "grad_phi_sq" in means:
-        gp = means["grad_phi_sq"]
+    if "grad_phi_sq" in means and last is not None:
+        gp = means["grad_phi_sq"][: last + 1]
         out["avg_grad_phi_sq"] = float(gp[:-1].mean()) if gp.size > 1 else float(gp[0])
     for k, v in means.items():
-        out[f"final_{k}"] = float(v[-1])
+        out[f"final_{k}"] = None if last is None else float(v[last])
     out.update(communications=float(trace.communications[-1].mean()),
                samples_per_client=float(samples_per_step * trace.iterations[-1]),
                iterations=int(trace.iterations[-1]), replicas=int(trace.communications.shape[1]),
@@ -138,6 +150,8 @@ def run_document(algorithm: Algorithm, problem_name: str, problem: Any,
                  values: Mapping[str, Any], rounds: int, seeds: int = 1, seed: int = 0,
                  record_every: int = 1) -> dict[str, Any]:
     """The DESIGN "Runs" document: algorithm, problem, constants, config, metrics, summary."""
+    if algorithm.horizon and algorithm.horizon not in values:
+        values = {**values, algorithm.horizon: rounds}
     method = algorithm.method(problem, values)
     trace = simulate(method, rounds, replicas=seeds, seed=seed, record_every=record_every)
     metrics = {k: v.mean(axis=1).tolist() for k, v in trace.metrics.items()}

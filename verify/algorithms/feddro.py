@@ -211,8 +211,9 @@ def _modified_fedavg(problem: CompositionalProblem, config: Mapping[str, Any]) -
 
 
 _COMMON = {
-    "eta": Param(None, "step size η (default √(|b|K/T), Theorem 5.1 L234)", low=0),
-    "T": Param(100, "horizon T of the default η and β (set it to the run's --rounds)", kind=int,
+    "eta": Param(None, "step size η > 0 (default √(|b|K/T), Theorem 5.1 L234)", low=0,
+                 low_open=True),
+    "T": Param(100, "horizon T of the default η and β (default: the run's --rounds)", kind=int,
                low=1),
     "I": Param(1, "local steps between model averagings", kind=int, low=1),
     "b": Param(1, "batch size |b|", kind=int, low=1),
@@ -228,18 +229,18 @@ FEDAVG_CO_CASE1 = Algorithm(
     "(L166-L176); literal=1 for the pseudocode variant, 0 for the proof's (L465)",
     build_fedavg_co("I"),
     {**_COMMON, "literal": Param(0, "1: y computed before averaging (L171)", kind=int, low=0,
-                                 high=1)}, FEDDRO_PROBLEMS)
+                                 high=1)}, FEDDRO_PROBLEMS, horizon="T")
 FEDAVG_CO_CASE2 = Algorithm(
     "feddro-fedavg-co-case2", "feddro", "Algorithm 1 Case II: FedAvg for CO, x and y = g(x̄) "
-    "shared every I steps", build_fedavg_co("II"), _COMMON, FEDDRO_PROBLEMS)
+    "shared every I steps", build_fedavg_co("II"), _COMMON, FEDDRO_PROBLEMS, horizon="T")
 MODIFIED_FEDAVG = Algorithm(
     "feddro-modified-fedavg", "feddro", "Theorem 4.2: Algorithm 1 with ȳ shared every iteration "
-    "(FedDRO, β = 1)", _modified_fedavg, _TRACKING, FEDDRO_PROBLEMS)
+    "(FedDRO, β = 1)", _modified_fedavg, _TRACKING, FEDDRO_PROBLEMS, horizon="T")
 FEDDRO = Algorithm(
     "feddro", "feddro", "FedDRO (Algorithm 2): STORM estimator (8) of g, ȳ every iteration, x "
     "every I; metric track at round t is the error of the ȳ iteration t−1 used",
     build_feddro, {**_TRACKING, "beta": Param(
-        None, "momentum β (default min(1, 4B_g⁴L_f²η), L234)", low=0, high=1)}, FEDDRO_PROBLEMS)
+        None, "momentum β (default min(1, 4B_g⁴L_f²η), L234)", low=0, high=1)}, FEDDRO_PROBLEMS, horizon="T")
 
 
 # ---------------------------------------------------------------------------------------------
