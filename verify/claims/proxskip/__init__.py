@@ -6,9 +6,12 @@ elsewhere, with confidence intervals over replicas. Bounds, schedules and lemma 
 come from the encoded theorems (``fedbounds.theorems.proxskip``), not from retyped formulas.
 """
 
-from .instances import p14, p15, p16, p17, p19
-from .noise import p4, p5, p11, p12, p13
-from .rates import p1, p2, p3, p6, p7, p8, p9, p10, p18
+from . import instances, noise, rates
 
-__all__ = ["p1", "p2", "p4", "p6", "p8", "p9", "p10", "p11", "p12", "p3", "p5", "p7", "p13",
-           "p14", "p15", "p16", "p17", "p18", "p19"]  # the digest's order
+# the specs in the digest's order (discovery keeps the order in which they are bound here)
+p1, p2, p3, p4, p5 = rates.p1, rates.p2, rates.p3, noise.p4, noise.p5
+p6, p7, p8, p9, p10 = rates.p6, rates.p7, rates.p8, rates.p9, rates.p10
+p11, p12, p13, p14, p15 = noise.p11, noise.p12, noise.p13, instances.p14, instances.p15
+p16, p17, p18, p19 = instances.p16, instances.p17, rates.p18, instances.p19
+
+__all__ = [f"p{k}" for k in range(1, 20)]
