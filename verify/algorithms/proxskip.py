@@ -407,8 +407,9 @@ def build_projected(problem: AffineVIP, config: Mapping[str, Any]) -> Method[Con
                             config["x0"])
 
 
-GAMMA = Param(None, "step size γ (default: the theorem's schedule)")
-P_PARAM = Param(None, "communication probability p (default √(γμ), L174)", high=1.0)
+GAMMA = Param(None, "step size γ (default: the theorem's schedule)", low=0.0, low_open=True)
+P_PARAM = Param(None, "communication probability p (default √(γμ), L174)", low=0.0,
+                high=1.0, low_open=True)
 X0 = Param(0.0, "initial point: every coordinate of every x_{i,0}")
 H_PARAM = Param(None, "local steps per round (default round(1/p), p = √(γμ))", kind=int, low=1)
 ESTIMATOR = Param("gda", "oracle: gda (g_i = f_i) or sgda (noise / one sample)", kind=str,
@@ -422,12 +423,14 @@ PROXSKIP_SGDA_FL = Algorithm(
     "noise or one sample of the finite sum; L212); γ of Cor. 3.5", build_sgda,
     {"gamma": GAMMA, "p": P_PARAM, "x0": X0,
      "epsilon": Param(None, "target accuracy ε of Cor. 3.5's cap γ ≤ με/(8σ_*²) (default: "
-                            "none, γ = 1/(2L_g) as in Table G)")}, PROBLEMS)
+                            "none, γ = 1/(2L_g) as in Table G)", low=0.0, low_open=True)},
+    PROBLEMS)
 PROXSKIP_L_SVRGDA_FL = Algorithm(
     "proxskip-l-svrgda-fl", "proxskip", "ProxSkip-L-SVRGDA-FL (Alg. 4, loopless SVRG; L472); "
     "γ, p, q of Cor. 3.9", build_svrg,
     {"gamma": GAMMA, "p": P_PARAM, "x0": X0,
-     "q": Param(None, "reference refresh probability q (default 2γμ)", high=1.0)}, PROBLEMS)
+     "q": Param(None, "reference refresh probability q (default 2γμ)", low=0.0, high=1.0,
+                low_open=True)}, PROBLEMS)
 LOCAL_GDA = Algorithm(
     "local-gda", "proxskip", "Local GDA/SGDA baseline: H local steps, then averaging (h ≡ 0; "
     "one round = H steps)", build_local(False),
