@@ -188,18 +188,3 @@ class Counterexample:
             if name not in given and p.default is None:
                 raise BadInput("--set", f"missing {name} ({p.doc})")
         return {k: p.check(k, given.get(k, p.default)) for k, p in self.params.items()}
-
-
-# ---- transitional: the pre-redesign entry shape (removed once every paper is converted) --------
-
-
-@dataclass(frozen=True)
-class AlgorithmEntry:
-    """Legacy: ``run(problem, config, rounds, seeds, seed) -> dict``."""
-
-    name: str
-    paper: str
-    description: str
-    run: Callable[..., dict]
-    params: dict[str, tuple[float | None, str]] = field(default_factory=dict)
-    problems: tuple[str, ...] = ()

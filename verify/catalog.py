@@ -2,8 +2,8 @@
 
 Each layer's modules come from :func:`fedbounds.plugins.modules` (the built-in folder plus the
 plugins' modules of that layer). A claims module's :class:`~.claim.ClaimSpec` objects, an
-algorithms module's :class:`~.algorithm.Algorithm` objects and a problems module's
-``PROBLEMS`` list are collected; nothing has to be registered by hand.
+algorithms module's :class:`~.algorithm.Algorithm` and :class:`~.algorithm.Counterexample`
+objects and a problems module's ``PROBLEMS`` list are collected; nothing is registered by hand.
 """
 
 from __future__ import annotations
@@ -20,13 +20,13 @@ from fedbounds.problems.base import ProblemEntry
 
 from . import algorithms as _algorithms
 from . import claims as _claims
-from .algorithm import Algorithm, AlgorithmEntry, Counterexample  # noqa: F401 (transitional)
-from .claim import Claim, ClaimSpec
+from .algorithm import Algorithm, Counterexample
+from .claim import ClaimSpec
 
 
 def _defined(module: ModuleType, kind: type) -> list[Any]:
-    """Objects of ``kind`` that ``module`` defines (not those it imports), in definition order;
-    a module may list them explicitly instead (``CLAIMS``/``ALGORITHMS``)."""
+    """Objects of ``kind`` that ``module`` (or, for a package, its submodules) defines — not
+    those it imports — in definition order."""
     out = []
     name = module.__name__
     for value in vars(module).values():
@@ -36,52 +36,40 @@ def _defined(module: ModuleType, kind: type) -> list[Any]:
     return out
 
 
-def _unique(items: list[Any], key: str, what: str, module: str) -> dict[str, Any]:
+def _collect(package: ModuleType, layer: str, kind: type, key: str, what: str) -> dict[str, Any]:
+    """Every ``kind`` object of a layer's modules, by its ``key``; a repeated key is an error
+    naming the module (exit 2)."""
     out: dict[str, Any] = {}
-    for item in items:
-        name = getattr(item, key)
-        if name in out and out[name] is not item:
-            raise plugins.PluginError(module, f"duplicate {what} {name!r}")
-        out[name] = item
+    for m in plugins.modules(package, layer):
+        for item in _defined(m, kind):
+            name = getattr(item, key)
+            if name in out and out[name] is not item:
+                raise plugins.PluginError(m.__name__, f"duplicate {what} {name!r}")
+            out[name] = item
     return out
 
 
 @cache
-def claims() -> dict[str, ClaimSpec | Claim]:
-    out: dict[str, Any] = {}
-    for m in plugins.modules(_claims, "claims"):
-        found = list(getattr(m, "CLAIMS", [])) + _defined(m, ClaimSpec)
-        for cid, c in _unique(found, "id", "claim id", m.__name__).items():
-            if cid in out:
-                raise plugins.PluginError(m.__name__, f"duplicate claim id {cid!r}")
-            out[cid] = c
-    return out
+def claims() -> dict[str, ClaimSpec]:
+    """Claim id → spec, over every paper."""
+    return _collect(_claims, "claims", ClaimSpec, "id", "claim id")
 
 
 @cache
-def algorithms() -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for m in plugins.modules(_algorithms, "algorithms"):
-        found = list(getattr(m, "ALGORITHMS", [])) + _defined(m, Algorithm)
-        for name, a in _unique(found, "name", "algorithm", m.__name__).items():
-            if name in out:
-                raise plugins.PluginError(m.__name__, f"duplicate algorithm {name!r}")
-            out[name] = a
-    return out
+def algorithms() -> dict[str, Algorithm]:
+    """Algorithm name → unit, over every paper."""
+    return _collect(_algorithms, "algorithms", Algorithm, "name", "algorithm")
 
 
 @cache
 def counterexamples() -> dict[str, Counterexample]:
     """Theorem id → its :class:`~.algorithm.Counterexample`, from the algorithms modules."""
-    out: dict[str, Counterexample] = {}
-    for m in plugins.modules(_algorithms, "algorithms"):
-        for c in _defined(m, Counterexample):
-            out[c.theorem] = c
-    return out
+    return _collect(_algorithms, "algorithms", Counterexample, "theorem", "counterexample")
 
 
 @cache
 def problems() -> dict[str, ProblemEntry]:
+    """Problem name → entry (each problems module lists its ``PROBLEMS``)."""
     out: dict[str, ProblemEntry] = {}
     for m in plugins.modules(_problems, "problems"):
         for p in getattr(m, "PROBLEMS", []):

@@ -72,12 +72,7 @@ def run(algorithm: Annotated[str, typer.Argument(metavar="ALGORITHM")],
     if seeds < 1:
         raise BadInput("--seeds", f"must be a positive integer, got {seeds}")
     values = assignments(set_, more)
-    if isinstance(alg, Algorithm):
-        doc = _run_unit(alg, prob, values, rounds, seeds, seed)
-        result = doc
-    else:  # transitional: the pre-redesign entries
-        doc = _run_legacy(alg, prob, values, rounds, seeds, seed)
-        result = doc
+    doc = result = _run_unit(alg, prob, values, rounds, seeds, seed)
     if json_:
         emit_json(doc)
         return
@@ -243,17 +238,3 @@ def _run_unit(alg: Algorithm, prob, values: dict, rounds: int, seeds: int, seed:
     except ValueError as e:
         raise BadInput("--set", str(e)) from None
     return run_document(alg, prob.name, instance, aparams, rounds, seeds, seed)
-
-
-def _run_legacy(alg, prob, values: dict, rounds: int, seeds: int, seed: int) -> dict:
-    pparams, aparams = _split(alg, prob, values)
-    aparams = {k: float(v) for k, v in aparams.items()}
-    try:
-        instance = prob.make(pparams, seed)
-        result = alg.run(instance, aparams, rounds, seeds, seed)
-    except BadInput as e:  # parameter validation inside problems/algorithms
-        name = e.argument.removeprefix("--set ").strip()
-        raise BadInput(f"--set {name}", e.message) from None
-    except ValueError as e:
-        raise BadInput("--set", str(e)) from None
-    return {"algorithm": alg.name, "problem": prob.name, **result}

@@ -6,8 +6,8 @@ import importlib.util
 
 import pytest
 
-from fedbounds.errors import BadInput
 from fedbounds.app.runner import run_claims
+from fedbounds.errors import BadInput
 
 IDS = ["proxskip.p11", "feddro.p15"]  # two fast claims from two papers
 

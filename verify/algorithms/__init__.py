@@ -1,1 +1,2 @@
-"""Algorithms, one module per paper, each exposing ALGORITHMS: list[AlgorithmEntry]."""
+"""Algorithm modules, one per paper: every Algorithm (and Counterexample) a module defines is
+discovered by :mod:`fedbounds.verify.catalog`."""

@@ -13,37 +13,32 @@ from typer.testing import CliRunner
 from fedbounds.app.cli import app
 from fedbounds.app.report import write_report
 from fedbounds.verify import catalog
-from fedbounds.verify.claim import (
-    Claim,
-    Figure,
-    Verdict,
-    decide_at_most,
-    decide_interval,
-    decide_upper,
-)
+from fedbounds.verify.claim import ClaimSpec, FigureSpec, Interval, Measurement, RunConfig, claim
 
 
-def _geometric_claim(rate: float, predicted: float) -> Claim:
+def _geometric_claim(rate: float, predicted: float) -> ClaimSpec:
     """Fits the rate of x_t = rate^t and compares with a predicted rate (could fail)."""
 
-    def run(profile: str = "quick", seed: int = 0, **_: object) -> Verdict:
+    @claim("proxskip.p901", title="geometric rate", prediction=f"rate = {predicted}",
+           source="test", rule=Interval("predicted", 1e-2), params={"predicted": predicted},
+           perturb={"predicted": predicted + 1}, errata=("cor3.6-step",),
+           figure=FigureSpec("x_t", "t", "x"))
+    def measure(params, seed):
         t = np.arange(30)
         x = rate**t * (1 + 1e-3 * np.random.default_rng(seed).standard_normal(30))
         slope = float(np.polyfit(t, np.log(x), 1)[0])
         est = math.exp(slope)
-        return Verdict("fake.p1", decide_interval(est - 1e-3, est + 1e-3, predicted, 1e-2), est,
-                       predicted, 1e-2, {"slope": slope},
-                       Figure("x_t", "t", "x", {"x": (t.tolist(), x.tolist())}, hlines={"1": 1.0}),
-                       config={"algorithm": "a", "problem": "b", "set": {"eta": 0.1}, "rounds": 30})
+        return Measurement(est, (est - 1e-3, est + 1e-3), series={"x": (t.tolist(), x.tolist())},
+                           hlines={"1": 1.0}, evidence={"slope": slope},
+                           run=RunConfig("a", "b", {"eta": 0.1}, rounds=30))
 
-    return Claim("fake.p1", "proxskip", "geometric rate", f"rate = {predicted}", "test", run,
-                 errata=["cor3.6-step"])
+    return measure
 
 
 @pytest.fixture
 def fake_claims(monkeypatch):
-    def install(claim: Claim) -> None:
-        monkeypatch.setattr(catalog, "claims", lambda: {claim.id: claim})
+    def install(spec: ClaimSpec) -> None:
+        monkeypatch.setattr(catalog, "claims", lambda: {spec.id: spec})
 
     return install
 
@@ -53,12 +48,12 @@ def test_report_writes_pages_and_figures(tmp_path: Path, fake_claims) -> None:
     summary = write_report(tmp_path / "r", papers=["proxskip"])
     out = tmp_path / "r"
     assert (out / "index.html").exists() and (out / "proxskip.md").exists()
-    svg = (out / "figures" / "fake.p1.svg").read_text()
+    svg = (out / "figures" / "proxskip.p901.svg").read_text()
     assert svg.startswith("<?xml") and "<svg" in svg
     md = (out / "proxskip.md").read_text()
-    assert "fake.p1" in md and "confirmed" in md
+    assert "proxskip.p901" in md and "confirmed" in md
     # the erratum lists the claim that checks it
-    assert any("cor3.6-step" in line and "fake.p1" in line for line in md.splitlines())
+    assert any("cor3.6-step" in line and "proxskip.p901" in line for line in md.splitlines())
     assert summary["claims"][0]["verdict"] == "confirmed"
 
 
@@ -67,7 +62,7 @@ def test_refuted_verdict_shows_rerun_config(tmp_path: Path, fake_claims) -> None
     summary = write_report(tmp_path / "r", papers=["proxskip"])
     assert summary["claims"][0]["verdict"] == "refuted"
     md = (tmp_path / "r" / "proxskip.md").read_text()
-    assert "fedbounds run a --problem b --set eta=0.1 --rounds 30" in md
+    assert "fedbounds run a --problem b --set eta=0.1 --rounds 30 --seeds 1 --seed 0" in md
 
 
 def test_failed_report_leaves_previous_report_intact(tmp_path: Path, fake_claims,
@@ -92,16 +87,18 @@ def test_same_seed_same_report(tmp_path: Path, fake_claims) -> None:
     b = write_report(tmp_path / "b", papers=["proxskip"], seed=3)
     strip = lambda s: [{k: v for k, v in c.items() if k != "seconds"} for c in s["claims"]]  # noqa: E731
     assert strip(a) == strip(b)  # wall-clock seconds are the only difference allowed
-    assert (tmp_path / "a/figures/fake.p1.svg").read_bytes() == \
-        (tmp_path / "b/figures/fake.p1.svg").read_bytes()
+    assert (tmp_path / "a/figures/proxskip.p901.svg").read_bytes() == \
+        (tmp_path / "b/figures/proxskip.p901.svg").read_bytes()
 
 
 def test_claim_exception_becomes_inconclusive_with_error(fake_claims) -> None:
-    def run(profile: str = "quick", seed: int = 0, **_: object) -> Verdict:
+    @claim("proxskip.p902", title="broken", prediction="—", source="test", rule=Interval(0, 1),
+           figure=FigureSpec("t", "x", "y"))
+    def broken(params, seed):
         raise FloatingPointError("overflow in round 7")
 
-    fake_claims(Claim("fake.p2", "proxskip", "broken", "—", "test", run))
-    result = CliRunner().invoke(app, ["verify", "fake.p2", "--json"])
+    fake_claims(broken)
+    result = CliRunner().invoke(app, ["verify", "proxskip.p902", "--json"])
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     assert doc["claims"][0]["verdict"] == "inconclusive"
@@ -114,19 +111,6 @@ def test_verify_bad_profile_and_backend_exit_2(fake_claims) -> None:
     assert r.exit_code == 2 and "--profile" in r.output
     r = CliRunner().invoke(app, ["verify", "proxskip", "--backend", "gpu"])
     assert r.exit_code == 2 and "--backend" in r.output
-
-
-def test_decide_helpers_can_fail() -> None:
-    assert decide_upper(1.0, 2.0) == "confirmed"
-    assert decide_upper(2.1, 2.0) == "refuted"
-    assert decide_upper(float("nan"), 2.0) == "diverged"
-    assert decide_interval(0.9, 1.1, 1.0, 0.1) == "confirmed"
-    assert decide_interval(1.3, 1.4, 1.0, 0.1) == "refuted"
-    assert decide_interval(0.0, 2.0, 1.0, 0.1) == "inconclusive"
-    assert decide_at_most(-0.55, -0.45, -0.5, 0.1) == "confirmed"
-    assert decide_at_most(-0.35, -0.2, -0.5, 0.1) == "refuted"
-    assert decide_at_most(-0.5, -0.3, -0.5, 0.1) == "inconclusive"
-    assert decide_at_most(float("nan"), 0.0, -0.5, 0.1) == "diverged"
 
 
 def test_rerun_command_from_config_runs() -> None:

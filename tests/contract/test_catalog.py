@@ -11,7 +11,7 @@ DESIGN_IDS = """sagda.thm1.opt1 sagda.thm1.opt2 sagda.cor1 sagda.thm2 sagda.cor2
 fednorm.cor1.1 fednorm.cor1.2 fednorm.thm2 fednorm.cor2.1 fednorm.cor2.2 fedsgda.thm3.6
 fedsgda.cor3.7 fedsgda.thm3.12 fedsgda.cor3.13 feddro.thm4.1 feddro.thm4.2 feddro.thm5.1
 feddro.cor1 feddro.cor2 proxskip.thm3.1 proxskip.cor3.2 proxskip.cor3.5 proxskip.cor3.6
-proxskip.cor3.9 proxskip.thm4.2 proxskip.thm4.4""".split()  # ../shared/DESIGN.md, "Theorem ids"
+proxskip.cor3.9 proxskip.thm4.2 proxskip.thm4.4""".split()  # CONTRIBUTING.md, "Theorem ids"
 
 
 def test_every_design_theorem_id_is_encoded() -> None:
