@@ -203,9 +203,9 @@ class Interval:
 
     def decide(self, m: Measurement, params: Params) -> VerdictKind:
         lo, hi = _ends(m)
+        pred, tol = resolve(self.predicted, params, m), resolve(self.tol, params, m)
         if not _finite(lo, hi):
             return "diverged"
-        pred, tol = resolve(self.predicted, params, m), resolve(self.tol, params, m)
         if hi - lo > self.max_width * tol:
             return "inconclusive"
         if hi < pred - tol or lo > pred + tol:
@@ -231,13 +231,11 @@ class AtMost:
     tol: Value = 0.0
 
     def decide(self, m: Measurement, params: Params) -> VerdictKind:
+        edge = resolve(self.bound, params, m) + resolve(self.tol, params, m)
         lo, hi = _ends(m)
         if not _finite(lo, hi):
             return "diverged"
-        edge = resolve(self.bound, params, m) + resolve(self.tol, params, m)
-        if lo > edge:
-            return "refuted"
-        return "confirmed" if hi <= edge else "inconclusive"
+        return "refuted" if lo > edge else "confirmed" if hi <= edge else "inconclusive"
 
     def expected(self, m: Measurement, params: Params) -> tuple[float | str, float | str]:
         return f"<= {resolve(self.bound, params, m):g}", resolve(self.tol, params, m)

@@ -24,8 +24,9 @@ import sympy as sp
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from fedbounds import registry
-from fedbounds.complexity import derive, fmt_order
+from fedbounds.complexity import derive
 from fedbounds.findings import findings
+from fedbounds.pretty import fmt_order
 from fedbounds.verify import catalog
 from fedbounds.verify.claim import RunConfig
 

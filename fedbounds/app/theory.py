@@ -14,9 +14,10 @@ from rich.markup import escape
 from rich.table import Table
 
 from fedbounds import engine, registry
-from fedbounds.complexity import accuracy_target, derive, fmt_order, pretty
+from fedbounds.complexity import accuracy_target, derive
 from fedbounds.errors import BadInput
 from fedbounds.findings import findings
+from fedbounds.pretty import fmt_order, pretty
 from fedbounds.snapshot import write as write_snapshot
 from fedbounds.verify import catalog
 
