@@ -138,6 +138,28 @@ def plateau(V: np.ndarray, start: int, level: float = 0.95) -> Estimate:
     return mean_ci(per_replica, level)
 
 
+def loglog_slope_of_estimates(x: np.ndarray, estimates: list[Estimate]) -> tuple[Fit, np.ndarray]:
+    """Log-log slope of point estimates with intervals: the OLS slope of log value on log x,
+    with an interval half-width combining the per-point intervals by the delta method on the
+    log scale, plus the largest misfit residual (a conservative band). Returns the fit and
+    the point values."""
+    x = np.asarray(x, dtype=float)
+    values = np.array([e.value for e in estimates])
+    fit = loglog_slope(x, values)
+    se = np.array([(e.hi - e.lo) / 2 / e.value for e in estimates])
+    resid = np.log(values) - (fit.intercept + fit.slope * np.log(x))
+    half = float(math.sqrt(np.sum(se**2)) / math.log(x[-1] / x[0]) + np.max(np.abs(resid)))
+    return Fit(fit.slope, fit.intercept, fit.slope - half, fit.slope + half, fit.level,
+               len(estimates), "delta method over per-point intervals + misfit"), values
+
+
+def running_average(curve: np.ndarray, points: int) -> tuple[list[int], list[float]]:
+    """(t, (1/t) Σ_{s<t} curve_s) at about ``points`` log-spaced t (for figures)."""
+    avg = np.cumsum(curve[:-1]) / np.arange(1, curve.size)
+    k = np.unique(np.geomspace(1, avg.size, points).astype(int)) - 1
+    return (k + 1).tolist(), avg[k].tolist()
+
+
 def first_below(curve: np.ndarray, threshold: float) -> int | None:
     """First index where ``curve <= threshold`` (None if never)."""
     hit = np.flatnonzero(np.asarray(curve) <= threshold)

@@ -169,3 +169,16 @@ def as_taus(tau: Any, M: int) -> np.ndarray:
     if np.any(t < 1) or np.any(t != np.round(t)):
         raise ValueError(f"local steps must be positive integers, got {tau}")
     return t.astype(int)
+
+
+def stationary_floor(method: Any, g: MinMaxGame, rounds: int, replicas: int, seed: int,
+                     record_every: int = 5) -> Any:
+    """Stationary E‖∇Φ‖² of a min-max method started at the saddle z* (no transient): the
+    plateau over the last 2/3 of the records, with its interval over replicas."""
+    from .algorithm import simulate
+    from .fitting import plateau
+
+    state = method.init(replicas, seed)._replace(z=start(g.z_star(), replicas))
+    gp = simulate(method, rounds, replicas=replicas, seed=seed, record_every=record_every,
+                  state=state).metrics["grad_phi_sq"]
+    return plateau(gp, gp.shape[0] // 3)

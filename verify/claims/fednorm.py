@@ -24,8 +24,13 @@ from fedbounds.verify.claim import (
     claim,
 )
 from fedbounds.verify.exact import fednorm as exact
-from fedbounds.verify.fitting import loglog_slope, mean_ci, plateau, replica_slope
-from fedbounds.verify.minmax import start
+from fedbounds.verify.fitting import (
+    loglog_slope,
+    loglog_slope_of_estimates,
+    mean_ci,
+    replica_slope,
+)
+from fedbounds.verify.minmax import stationary_floor
 
 GAME = "minmax-quadratic"
 P1_SET = {"M": 3, "p_skew": 0.6, "sigma_G": 2.0}
@@ -182,16 +187,9 @@ def p10a(params: Params, seed: int) -> Measurement:
     for tau in tau_grid:
         cfg = {"eta_cx": 0.002 / tau, "eta_cy": 0.002 / tau, "gamma_sx": 0.02 / tau,
                "gamma_sy": 5 * (0.02 / tau), "tau": tau, "P": params["P"]}
-        method = FEDNORM_SGDA.method(g, cfg)
-        tr = simulate(method, T, replicas=R, seed=seed, record_every=10,
-                      state=method.init(R, seed)._replace(z=start(g.z_star(), R)))
-        ests.append(plateau(tr.metrics["grad_phi_sq"], tr.metrics["grad_phi_sq"].shape[0] // 3))
-    vals, x = np.array([e.value for e in ests]), np.array(tau_grid, float)
-    fit = loglog_slope(x, vals)  # CI: the per-τ intervals by the delta method on log, + misfit
-    se = np.array([(e.hi - e.lo) / 2 / e.value for e in ests])
-    resid = np.log(vals) - (fit.intercept + fit.slope * np.log(x))
-    half = float(math.sqrt(np.sum(se**2)) / math.log(x[-1] / x[0]) + np.max(np.abs(resid)))
-    return Measurement(fit.slope, (fit.slope - half, fit.slope + half),
+        ests.append(stationary_floor(FEDNORM_SGDA.method(g, cfg), g, T, R, seed, record_every=10))
+    fit, vals = loglog_slope_of_estimates(tau_grid, ests)  # delta-method CI over the τ points
+    return Measurement(fit.slope, (fit.lo, fit.hi),
                        series={"measured": (tau_grid, vals.tolist())},
                        evidence={"taus": tau_grid, "floors": [e.as_dict() for e in ests],
                                  "rounds": T, "replicas": R},

@@ -32,8 +32,15 @@ from fedbounds.verify.claim import (
     claim,
 )
 from fedbounds.verify.exact import sagda as exact
-from fedbounds.verify.fitting import Estimate, loglog_slope, mean_ci, plateau, replica_slope
-from fedbounds.verify.minmax import start
+from fedbounds.verify.fitting import (
+    Estimate,
+    loglog_slope,
+    loglog_slope_of_estimates,
+    mean_ci,
+    replica_slope,
+    running_average,
+)
+from fedbounds.verify.minmax import stationary_floor
 
 QUADRATIC = "minmax-quadratic"
 NOISY_HOMOGENEOUS = {"M": 10, "sigma_x": 1.0, "sigma_y": 1.0, "sigma_G": 0.0}
@@ -42,29 +49,7 @@ ALGORITHMS = (FSGDA, SAGDA_I, SAGDA_II)  # option 0, 1, 2
 
 def _floor(alg: Algorithm, g: Any, config: dict[str, Any], T: int, R: int, seed: int
            ) -> Estimate:
-    """Stationary E‖∇Φ‖² started at the saddle z* (no transient): plateau over the last 2/3."""
-    method = alg.method(g, config)
-    state = method.init(R, seed)._replace(z=start(g.z_star(), R))
-    gp = simulate(method, T, replicas=R, seed=seed, record_every=5, state=state
-                  ).metrics["grad_phi_sq"]
-    return plateau(gp, gp.shape[0] // 3)
-
-
-def _slope_ci(xs: list[float], ests: list[Estimate]) -> tuple[float, float, float, np.ndarray]:
-    """Log-log slope and a CI combining the per-point replica intervals (delta method)."""
-    vals = np.array([e.value for e in ests])
-    fit = loglog_slope(np.asarray(xs, float), vals)
-    se = np.array([(e.hi - e.lo) / 2 / e.value for e in ests])
-    resid = np.log(vals) - (fit.intercept + fit.slope * np.log(np.asarray(xs, float)))
-    half = float(math.sqrt(np.sum(se**2)) / math.log(xs[-1] / xs[0]) + np.max(np.abs(resid)))
-    return fit.slope, fit.slope - half, fit.slope + half, vals
-
-
-def _running_average(curve: np.ndarray, points: int) -> tuple[list[int], list[float]]:
-    """(t, (1/t) Σ_{s<t} curve_s) at ~``points`` log-spaced t."""
-    avg = np.cumsum(curve[:-1]) / np.arange(1, curve.size)
-    k = np.unique(np.geomspace(1, avg.size, points).astype(int)) - 1
-    return (k + 1).tolist(), avg[k].tolist()
+    return stationary_floor(alg.method(g, config), g, T, R, seed)
 
 
 @claim("sagda.p1", title="Effective-rate identity η_x = η_{x,l}η_{x,g} (no K)",
@@ -225,7 +210,8 @@ def p6a(params: Mapping[str, Any], seed: int) -> Measurement:
     xs = [1, 4, 16] if lab == "K" else [2, 5, 10]
     Km = [(v, 10) if lab == "K" else (1, v) for v in xs]
     ests = [_floor(FSGDA, g, {**steps_for(0.01, 0.5, 20.0, K), "m": m}, T, R, seed) for K, m in Km]
-    slope, lo, hi, vals = _slope_ci(xs, ests)
+    fit, vals = loglog_slope_of_estimates(xs, ests)
+    slope, lo, hi = fit.slope, fit.lo, fit.hi
     return Measurement(slope, interval=(lo, hi), series={
         "measured": (xs, vals.tolist()), "∝ 1/" + lab: (xs, [vals[0] * xs[0] / x for x in xs])},
         evidence={lab: xs, "floors": [e.as_dict() for e in ests], "ci": [lo, hi], "rounds": T,
@@ -294,7 +280,7 @@ def p8a(params: Mapping[str, Any], seed: int) -> Measurement:
     bound = exact.theorem_bound(registry.get("sagda.thm1.opt2"), inputs, cfg, T).value
     return Measurement(est.value, interval=(est.lo, est.hi),
                        reference=bound * params["bound_scale"],
-                       series={"measured": _running_average(tr.metrics["grad_phi_sq"].mean(axis=1),
+                       series={"measured": running_average(tr.metrics["grad_phi_sq"].mean(axis=1),
                                                             200)},
                        hlines={"Theorem 1-II bound at T": bound},
                        evidence={"estimate": est.as_dict(), "bound": bound,
@@ -421,7 +407,7 @@ def p9d(params: Mapping[str, Any], seed: int) -> Measurement:
                "inputs": {n: float(v) for n, v in inputs.items()},
                **exact.bound_entries(inputs, steps, T, theorems, obs, se)}
         rows.append(row)
-        series[f"{name}: running average"] = _running_average(
+        series[f"{name}: running average"] = running_average(
             tr.metrics["grad_phi_sq"].mean(axis=1), 150)
         hlines.update({f"{name}: {tid} at T": row[tid]["bound"] for tid in theorems})
     tested = [r[t] for r in rows for t in theorems if r[t]["conditions_hold"]]
@@ -466,7 +452,8 @@ def p10(params: Mapping[str, Any], seed: int) -> Measurement:
     cfgs = [{**steps_for(0.01, 0.5, 20.0, K), "m": 2} for K in Ks]
     ests = [_floor(SAGDA_I, g, cfg, T, R, seed) for cfg in cfgs]
     fs = [_floor(FSGDA, g, cfg, T, R, seed).value for cfg in cfgs]
-    slope, lo, hi, vals = _slope_ci(Ks, ests)
+    fit, vals = loglog_slope_of_estimates(Ks, ests)
+    slope, lo, hi = fit.slope, fit.lo, fit.hi
     return Measurement(slope, interval=(lo, hi), series={
         "SAGDA Option I": (Ks, vals.tolist()), "FSGDA": (Ks, fs),
         "∝ 1/K (Thm 1-I)": (Ks, [vals[0] / K for K in Ks])},
