@@ -84,11 +84,10 @@ def reference_points(thm: Theorem) -> list[dict[sp.Symbol, sp.Rational]]:
 
 def _entry(thm: Theorem, k: int, item: str, expr: sp.Basic,
            point: dict[sp.Symbol, sp.Rational]) -> Entry:
-    exact = sp.sympify(thm.expand(expr)).xreplace(point)
     try:
-        exact = sp.sympify(exact).doit()
-    except (TypeError, ValueError, ZeroDivisionError):
-        pass
+        exact = sp.sympify(thm.expand(expr)).xreplace(point).doit()
+    except (TypeError, ValueError, ZeroDivisionError) as e:  # e.g. Max(zoo, 1): not comparable
+        return Entry(thm.id, k, item, "undefined", type(e).__name__)
     if exact.free_symbols:
         return Entry(thm.id, k, item, "symbolic", sp.sstr(exact))
     if exact.is_real is False or exact.has(sp.zoo, sp.nan, sp.oo, -sp.oo):

@@ -275,25 +275,30 @@ def complexity(theorem_id: Annotated[str, typer.Argument(metavar="ID")],
 
 @app.command()
 @guarded
-def snapshot(out: Annotated[Path, typer.Option("--out", help="the golden file to write")] =
-             Path("tests/data/theorems.snapshot"),
+def snapshot(out: Annotated[Path, typer.Option("--out", help="folder of the golden files, one "
+                                               "per paper")] = Path("tests/data/snapshots"),
              paper: Annotated[list[str] | None, typer.Option("--paper", help="only these papers")] = None,
              orders: Annotated[bool, typer.Option(
                  "--orders/--no-orders", help="also the derived complexity orders (slow)")] = True,
              theorems: TheoremsOpt = None, json_: JsonOpt = False) -> None:
     """Write every theorem's conditions, bound terms, schedules, costs, claimed and derived orders
-    evaluated exactly at reference points (the regression golden file; fedbounds.testing)."""
+    evaluated exactly at reference points: OUT/<paper>.snapshot, the regression golden files
+    that fedbounds.testing.check_snapshot compares against."""
     load_theorem_files(theorems)
-    known = registry.papers()
+    known = sorted({t.paper for t in registry.theorems().values()})
     for p in paper or []:
         if p not in known:
             raise BadInput("--paper", f"unknown paper {p!r}; allowed: {', '.join(known)}")
-    chosen = [t for t in registry.theorems().values() if not paper or t.paper in paper]
-    tmp = out.with_name(out.name + ".tmp")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    n = write_snapshot(tmp, chosen, orders=orders)
-    tmp.replace(out)
+    out.mkdir(parents=True, exist_ok=True)
+    written = {}
+    for key in paper or known:
+        chosen = [t for t in registry.theorems().values() if t.paper == key]
+        target = out / f"{key}.snapshot"
+        tmp = target.with_name(target.name + ".tmp")
+        written[str(target)] = write_snapshot(tmp, chosen, orders=orders)
+        tmp.replace(target)
     if json_:
-        emit_json({"out": str(out), "theorems": len(chosen), "values": n})
+        emit_json({"files": written})
         return
-    err.print(f"wrote {out}: {n} values of {len(chosen)} theorems", highlight=False)
+    for target, n in written.items():
+        err.print(f"wrote {target}: {n} values", highlight=False)

@@ -1,7 +1,7 @@
 """Every encoded theorem's constants are pinned (issue #10): conditions, bound terms, derived
 quantities, schedules, costs and claimed orders evaluated exactly at three reference points must
-equal the golden file ``tests/data/theorems.snapshot`` (written by ``fedbounds snapshot``); the
-derived complexity orders in the same file are compared in the slow profile."""
+equal the golden files ``tests/data/snapshots/<paper>.snapshot`` (written by ``fedbounds
+snapshot``); the derived complexity orders in the same files are compared in the slow profile."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from fedbounds import registry
 from fedbounds.snapshot import Entry, differences, read, reference_points, snapshot
 from fedbounds.testing import check_snapshot
 
-GOLDEN = Path(__file__).resolve().parents[1] / "data" / "theorems.snapshot"
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "snapshots"
 PAPERS = sorted(registry.papers())
 
 
@@ -24,18 +24,18 @@ def _theorems(paper: str):
 @pytest.mark.parametrize("paper", PAPERS)
 def test_theorem_values_match_the_golden_file(paper, monkeypatch):
     monkeypatch.delenv("FEDBOUNDS_UPDATE_SNAPSHOT", raising=False)
-    check_snapshot(_theorems(paper), GOLDEN)
+    check_snapshot(_theorems(paper), GOLDEN / f"{paper}.snapshot")
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("paper", PAPERS)
 def test_derived_complexity_orders_match_the_golden_file(paper, monkeypatch):
     monkeypatch.delenv("FEDBOUNDS_UPDATE_SNAPSHOT", raising=False)
-    check_snapshot(_theorems(paper), GOLDEN, orders=True)
+    check_snapshot(_theorems(paper), GOLDEN / f"{paper}.snapshot", orders=True)
 
 
 def test_every_theorem_is_in_the_golden_file():
-    pinned = {key[0] for key in read(GOLDEN)}
+    pinned = {key[0] for path in GOLDEN.glob("*.snapshot") for key in read(path)}
     assert set(registry.theorems()) <= pinned
 
 
