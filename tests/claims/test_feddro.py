@@ -107,14 +107,14 @@ def test_p14_seed_changes_numbers() -> None:
     assert a.statistic != b.statistic
 
 
-def test_cheap_claims_reproduce_the_recorded_statistics() -> None:
+def test_cheap_claims_reproduce_the_recorded_statistics(quick_verdict) -> None:
     # recorded before the redesign (tests/data/verdicts_before_redesign.json, quick profile)
-    assert SPECS["feddro.p13"].run("quick").statistic == pytest.approx(-2.0, abs=1e-12)
-    assert SPECS["feddro.p15"].run("quick").statistic <= 1e-15
-    assert SPECS["feddro.p1"].run("quick").statistic == 0.5
+    assert quick_verdict("feddro.p13").statistic == pytest.approx(-2.0, abs=1e-12)
+    assert quick_verdict("feddro.p15").statistic <= 1e-15
+    assert quick_verdict("feddro.p1").statistic == 0.5
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("cid", ["feddro.p3", "feddro.p5", "feddro.p6", "feddro.p7", "feddro.p8"])
-def test_quick_profile_confirmed(cid: str) -> None:
-    assert SPECS[cid].run("quick").verdict == "confirmed"
+def test_quick_profile_confirmed(cid: str, quick_verdict) -> None:
+    assert quick_verdict(cid).verdict == "confirmed"

@@ -23,8 +23,8 @@ CHEAP = ["fednorm.p1", "fednorm.p2a", "fednorm.p3", "fednorm.p9b", "fednorm.p20"
 
 
 @pytest.fixture(scope="module")
-def verdicts():
-    return {cid: SPECS[cid].run("quick", 0) for cid in CHEAP}
+def verdicts(quick_verdict):
+    return {cid: quick_verdict(cid) for cid in CHEAP}
 
 
 def test_registered_with_theorems_and_variants():

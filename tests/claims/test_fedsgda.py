@@ -48,23 +48,23 @@ def test_registered_with_theorems_and_errata() -> None:
 
 @pytest.mark.parametrize("spec", [fedsgda.p8, fedsgda.p10, fedsgda.p11, fedsgda.p9],
                          ids=lambda s: s.id)
-def test_exact_claims_reproduce_the_recorded_statistics(spec) -> None:
+def test_exact_claims_reproduce_the_recorded_statistics(spec, quick_verdict) -> None:
     """Exact claims (no sampling): the statistic recorded before the redesign (tests/data)."""
-    v = spec.run()
+    v = quick_verdict(spec.id)
     _fields(v)
     ref = REFERENCE[spec.id]
     assert v.verdict == ref["verdict"] == "confirmed"
     assert v.statistic == pytest.approx(ref["statistic"], rel=1e-9)
 
 
-def test_p1_is_an_identity() -> None:
-    v = fedsgda.p1.run()
+def test_p1_is_an_identity(quick_verdict) -> None:
+    v = quick_verdict("fedsgda.p1")
     assert v.verdict == "confirmed" and v.statistic < 1e-12
     assert len(v.figure.series) == 6  # Q ∈ {1, 5, 20} × σ_G ∈ {0, 3}
 
 
-def test_p3_bound_holds_with_the_theorem_steps() -> None:
-    v = fedsgda.p3.run()
+def test_p3_bound_holds_with_the_theorem_steps(quick_verdict) -> None:
+    v = quick_verdict("fedsgda.p3")
     _fields(v)
     assert v.verdict == "confirmed" and 0 < v.statistic < 1
     runs = v.evidence["runs"]
@@ -73,8 +73,8 @@ def test_p3_bound_holds_with_the_theorem_steps() -> None:
     assert v.statistic == pytest.approx(max(r["ratio"] for r in runs), rel=1e-12)
 
 
-def test_p5b_slope_and_fit() -> None:
-    v = fedsgda.p5b.run()
+def test_p5b_slope_and_fit(quick_verdict) -> None:
+    v = quick_verdict("fedsgda.p5b")
     _fields(v)
     assert v.verdict == "confirmed"
     fit = v.evidence["fit"]

@@ -21,8 +21,8 @@ SPECS = {spec.id: spec for spec in vars(sagda).values() if isinstance(spec, Clai
 
 
 @pytest.fixture(scope="module")
-def verdicts():
-    return {cid: SPECS[cid].run(profile="quick", seed=0) for cid in NEW}
+def verdicts(quick_verdict):
+    return {cid: quick_verdict(cid) for cid in NEW}
 
 
 def test_registered_with_theorems_and_errata():
@@ -77,14 +77,14 @@ def test_two_time_scale_ratio_is_at_least_twenty_kappa_squared(verdicts):
     assert min(ratios) == pytest.approx(1.0006003603683298, rel=1e-9)
 
 
-def test_exact_identity_option2_equals_fsgda_at_k1():
-    v = sagda.p2.run()
+def test_exact_identity_option2_equals_fsgda_at_k1(quick_verdict):
+    v = quick_verdict("sagda.p2")
     assert v.verdict == "confirmed" and v.statistic < 1e-12
 
 
-def test_sampling_floor_linear_in_heterogeneity():
+def test_sampling_floor_linear_in_heterogeneity(quick_verdict):
     """Exact floors (all C(5, 2) client sets): slope 1 in σ_G² to 1e-9 (Thm 2 ψ_4 L226)."""
-    v = sagda.p9b.run()
+    v = quick_verdict("sagda.p9b")
     assert v.verdict == "confirmed"
     assert v.statistic == pytest.approx(1.0, abs=1e-9)
 
@@ -99,6 +99,6 @@ def test_fsgda_run_document_on_the_quadratic_game():
 
 
 @pytest.mark.slow
-def test_option2_bound_refuted_for_partial_participation():
-    assert sagda.p8a.run().verdict == "refuted"
-    assert sagda.p8b.run().verdict == "confirmed"
+def test_option2_bound_refuted_for_partial_participation(quick_verdict):
+    assert quick_verdict("sagda.p8a").verdict == "refuted"
+    assert quick_verdict("sagda.p8b").verdict == "confirmed"

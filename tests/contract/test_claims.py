@@ -20,25 +20,14 @@ CLAIMS = sorted(catalog.claims())
 VERDICTS = {"confirmed", "refuted", "inconclusive", "diverged"}
 
 
-@pytest.fixture(scope="module")
-def quick():
-    cache: dict[str, object] = {}
-
-    def get(cid: str):
-        if cid not in cache:
-            cache[cid] = catalog.claims()[cid].run("quick", 0)
-        return cache[cid]
-    return get
-
-
 def test_every_claim_is_a_spec():
     assert CLAIMS, "no claims discovered"
     assert all(isinstance(catalog.claims()[c], ClaimSpec) for c in CLAIMS)
 
 
 @pytest.mark.parametrize("cid", CLAIMS)
-def test_quick_run_gives_a_verdict(cid, quick):
-    verdict = quick(cid)
+def test_quick_run_gives_a_verdict(cid, quick_verdict):
+    verdict = quick_verdict(cid)
     assert verdict.id == cid and verdict.verdict in VERDICTS
     assert verdict.seconds is not None and verdict.seconds >= 0
     if verdict.verdict in ("confirmed", "refuted"):
@@ -64,8 +53,8 @@ def test_unknown_override_names_the_allowed_ones(cid):
 
 
 @pytest.mark.parametrize("cid", CLAIMS)
-def test_reported_run_is_accepted_by_fedbounds_run(cid, quick):
-    config = quick(cid).config
+def test_reported_run_is_accepted_by_fedbounds_run(cid, quick_verdict):
+    config = quick_verdict(cid).config
     if not config:
         pytest.skip(f"{cid} reports no single run (exact analysis only)")
     args = ["run", config["algorithm"], "--problem", config["problem"], "--rounds", "2",
