@@ -5,7 +5,7 @@ function ``step(state, draws, t) -> (state, communicated)`` that advances every 
 client at once. Randomness comes from named streams: one :class:`numpy.random.SeedSequence`
 spawns one :class:`numpy.random.Generator` per stream name, in the sorted order of the names, so
 a run is reproducible bit for bit and two algorithms that share a stream name (e.g. ``"noise"``)
-see the same random numbers (common random numbers, digest §8 P11).
+see the same random numbers (common random numbers).
 
 The loop records each metric per iteration (``(iterations + 1, replicas)`` arrays), counts
 communications per replica, and stops with ``diverged`` (iteration and reason) when a metric
@@ -120,7 +120,7 @@ def client_matvec(JT: np.ndarray, x: np.ndarray) -> np.ndarray:
 
 
 def average(x: np.ndarray) -> np.ndarray:
-    """Consensus prox Π: every client gets the client mean (digest §2.2, one communication)."""
+    """Consensus prox Π: every client gets the client mean (one communication)."""
     return np.broadcast_to(x.mean(axis=1, keepdims=True), x.shape).copy()
 
 

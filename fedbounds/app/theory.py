@@ -93,7 +93,7 @@ def show(theorem_id: Annotated[str, typer.Argument(metavar="ID")], theorems: The
         "schedule": {k.name: sp.sstr(v) for k, v in t.schedule.items()},
         "claimed": {k: sp.sstr(v) for k, v in t.claimed.items()},
         "errata": [{"id": e.id, "source": e.source, "printed": e.printed,
-                    "corrected": e.corrected, "description": e.description, "digest": e.digest}
+                    "corrected": e.corrected, "description": e.description}
                    for e in t.errata],
         "corrected_of": t.corrected_of, "notes": t.notes, "algorithms": t.algorithms,
         "findings": [f.as_json() for f in findings(t)],
