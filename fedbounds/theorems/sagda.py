@@ -1,14 +1,19 @@
-"""SAGDA — Yang, Liu, Zhang, Liu (NeurIPS 2022).
+"""SAGDA — Yang, Liu, Zhang, Liu (NeurIPS 2022, arXiv:2210.00611).
 
-Statements as printed; line numbers ``Lnnn`` refer to ``shared/papers/sources/sagda.txt``;
-the digest is ``shared/papers/sagda.md`` (§5 statements, §9 errata). Where an erratum changes
-a constant, a condition or a term, a second theorem ``<id>.corrected`` holds the corrected
+Statements as printed. Every source cites the paper's own numbering first (Theorem 1 Option I,
+Corollary 2, eq. (11), Lemma 5, Appendix B.2, Table 1, Algorithm 1, line 4) and the line of the
+plain-text rendering named in ``PAPER["text"]`` second, in brackets: ``[L154]``. The step-size
+conditions of Theorems 1 and 2 are unnumbered in the main text; they carry the numbers of the
+appendix equations that restate them: (7)–(9) for Theorem 2 (Appendix B.1), (10)–(13) for
+Option I (Appendix B.2), (14)–(16) for Option II (Appendix B.3). Where an erratum changes a
+constant, a condition or a term, a second theorem ``<id>.corrected`` holds the corrected
 statement and both list the erratum.
 
-Conventions (digest preamble): η_x = η_{x,l}η_{x,g}, η_y = η_{y,l}η_{y,g} (no factor K, L174),
-L = L_f + L_f²/μ (L88; the digest says L85). Every bound is on (1/T)Σ_t E‖∇Φ(x_t)‖² and ε-stationarity is
-‖∇Φ‖ ≤ ε (Definition 1, L90), so the accuracy target of the bound is ε². Corollary step sizes
-η = Θ(·) carry explicit Θ-constants c_x, c_y; the Ω in T = Ω(mK) is taken as 1.
+Conventions: η_x = η_{x,l}η_{x,g}, η_y = η_{y,l}η_{y,g} (no factor K; remark after Theorem 1
+[L174], Appendix B [L507]), L = L_f + L_f²/μ (Section 3, smoothness of Φ [L88]). Every bound is
+on (1/T)Σ_t E‖∇Φ(x_t)‖² and ε-stationarity is ‖∇Φ‖ ≤ ε (Definition 1 [L90]), so the accuracy
+target of the bound is ε². Corollary step sizes η = Θ(·) carry explicit Θ-constants c_x, c_y;
+the Ω in T = Ω(mK) is taken as 1.
 """
 
 from __future__ import annotations
@@ -34,56 +39,72 @@ PAPER = {
     "title": "SAGDA: Achieving O(ε^-2) Communication Complexity in Federated Min-Max Learning",
     "authors": "Haibo Yang, Zhuqing Liu, Xin Zhang, Jia Liu",
     "venue": "NeurIPS 2022",
-    "digest": "sagda.md",
-    "source": "sagda.txt",
+    "arxiv": "2210.00611",
+    "url": "https://arxiv.org/abs/2210.00611",
+    "text": "arXiv 2210.00611, HTML rendering as plain text (the NeurIPS 2022 version with its "
+            "paper checklist and Appendices A–B; 908 lines)",
 }
 
 R = sp.Rational
 
 # -- notation ------------------------------------------------------------------------------------
 _HELPERS = {
-    "opt1": {"a_1": ("a_1 = KL_f²(31/20 η_x + 1/20 η_y) (Theorem 1 Option I, L152)", "L152"),
-             "a_2": ("a_2 = ½(L + L_f/10) + 1 + M²/m² − M/m (Theorem 1 Option I, L152)", "L152")},
-    "opt2": {"b_1": ("b_1 = L_f²[31/20 η_xK + 1/20 η_yK + 2(L + L_f/10)η_x²K² + ⅕L_fη_y²K²] "
-                     "(Theorem 1 Option II, L166)", "L166")},
-    "fsgda": {"a_1": ("a_1 = 1/10 − 2(2L + L_f/5)η_xK (Theorem 2, L219)", "L219"),
-              "a_2": ("a_2 = 1/20 − ⅖L_fη_yK − (η_x/η_y)L_f²/μ² (Theorem 2, L219)", "L219"),
-              "a_3": ("a_3 = 31/20 + (2L + L_f/5)η_xK (Theorem 2, L219)", "L219"),
-              "a_4": ("a_4 = 1/20 + ⅕L_fη_yK (Theorem 2, L219)", "L219")},
+    "opt1": {"a_1": ("a_1 = KL_f²(31/20 η_x + 1/20 η_y)", "Theorem 1 (Option I) [L152]"),
+             "a_2": ("a_2 = ½(L + L_f/10) + 1 + M²/m² − M/m", "Theorem 1 (Option I) [L152]")},
+    "opt2": {"b_1": ("b_1 = L_f²[31/20 η_xK + 1/20 η_yK + 2(L + L_f/10)η_x²K² + ⅕L_fη_y²K²]",
+                     "Theorem 1 (Option II) [L166]")},
+    "fsgda": {"a_1": ("a_1 = 1/10 − 2(2L + L_f/5)η_xK", "Theorem 2 [L219]"),
+              "a_2": ("a_2 = 1/20 − ⅖L_fη_yK − (η_x/η_y)L_f²/μ²", "Theorem 2 [L219]"),
+              "a_3": ("a_3 = 31/20 + (2L + L_f/5)η_xK", "Theorem 2 [L219]"),
+              "a_4": ("a_4 = 1/20 + ⅕L_fη_yK", "Theorem 2 [L219]")},
 }
 
 
 def _notation(kind: str) -> Notation:
     """Symbols of the paper plus the helper constants of one theorem family (a_1, a_2 … mean
-    different things in Theorem 1 Option I and Theorem 2, digest §9 item 14)."""
+    different things in Theorem 1 Option I [L152] and Theorem 2 [L219])."""
     n = Notation(f"sagda ({kind})")
-    n.add("L_f", POSITIVE, "smoothness L_f of every f_i (Assumption 1)", "L_f", "L67–L69")
-    n.add("mu", POSITIVE, "PL constant μ of f(x, ·) (Assumption 2)", r"\mu", "L71–L75")
-    n.add("K", POSITIVE_INTEGER, "local steps per round K", "K", "L100")
-    n.add("M", POSITIVE_INTEGER, "number of clients M", "M", "L61")
-    n.add("m", POSITIVE_INTEGER, "clients sampled per round m (|S_t| = m ≤ M)", "m", "L123")
-    n.add("T", POSITIVE_INTEGER, "communication rounds T", "T", "L143")
-    n.add("eta_xl", POSITIVE, "local (client) step size η_{x,l}", r"\eta_{x,l}", "L145")
-    n.add("eta_yl", POSITIVE, "local (client) step size η_{y,l}", r"\eta_{y,l}", "L145")
-    n.add("eta_xg", POSITIVE, "global (server) step size η_{x,g}", r"\eta_{x,g}", "L145")
-    n.add("eta_yg", POSITIVE, "global (server) step size η_{y,g}", r"\eta_{y,g}", "L145")
-    n.add("sigma_x", NONNEGATIVE, "gradient-noise bound σ_x (Assumption 3)", r"\sigma_x", "L79–L86")
-    n.add("sigma_y", NONNEGATIVE, "gradient-noise bound σ_y (Assumption 3)", r"\sigma_y", "L79–L86")
+    n.add("L_f", POSITIVE, "smoothness L_f of every f_i (Assumption 1)", "L_f",
+          "Assumption 1 [L67–L69]")
+    n.add("mu", POSITIVE, "PL constant μ of f(x, ·) (Assumption 2)", r"\mu",
+          "Assumption 2 [L71–L75]")
+    n.add("K", POSITIVE_INTEGER, "local steps per round K", "K", "Algorithm 1, line 11 [L111]")
+    n.add("M", POSITIVE_INTEGER, "number of clients M", "M", "eq. (1) [L61]")
+    n.add("m", POSITIVE_INTEGER, "clients sampled per round m (|S_t| = m ≤ M)", "m",
+          "Algorithm 1, line 4 [L104, L123]")
+    n.add("T", POSITIVE_INTEGER, "communication rounds T", "T", "Theorem 1 [L143]")
+    n.add("eta_xl", POSITIVE, "local (client) step size η_{x,l}", r"\eta_{x,l}",
+          "Theorem 1 [L145]")
+    n.add("eta_yl", POSITIVE, "local (client) step size η_{y,l}", r"\eta_{y,l}",
+          "Theorem 1 [L145]")
+    n.add("eta_xg", POSITIVE, "global (server) step size η_{x,g}", r"\eta_{x,g}",
+          "Theorem 1 [L145]")
+    n.add("eta_yg", POSITIVE, "global (server) step size η_{y,g}", r"\eta_{y,g}",
+          "Theorem 1 [L145]")
+    n.add("sigma_x", NONNEGATIVE, "gradient-noise bound σ_x (Assumption 3)", r"\sigma_x",
+          "Assumption 3 [L79–L86]")
+    n.add("sigma_y", NONNEGATIVE, "gradient-noise bound σ_y (Assumption 3)", r"\sigma_y",
+          "Assumption 3 [L79–L86]")
     n.add("sigma_xG", NONNEGATIVE, "gradient dissimilarity σ_{x,G} (Assumption 4)",
-          r"\sigma_{x,G}", "L205–L207")
+          r"\sigma_{x,G}", "Assumption 4 [L205–L207]")
     n.add("sigma_yG", NONNEGATIVE, "gradient dissimilarity σ_{y,G} (Assumption 4)",
-          r"\sigma_{y,G}", "L205–L207")
+          r"\sigma_{y,G}", "Assumption 4 [L205–L207]")
     n.add("D_0", NONNEGATIVE, "Lyapunov gap 𝓛_0 − 𝓛_* (𝓛_t = Φ(x_t) − f(x_t, y_t)/10)",
-          r"\mathcal{L}_0-\mathcal{L}_*", "L143, L154")
-    n.add("L", POSITIVE, "smoothness of Φ: L = L_f + L_f²/μ (derived)", "L", "L88")
+          r"\mathcal{L}_0-\mathcal{L}_*", "Theorem 1 [L143, L154]")
+    n.add("L", POSITIVE, "smoothness of Φ: L = L_f + L_f²/μ (derived)", "L",
+          "Section 3, smoothness of Φ [L88]")
     n.add("kappa", POSITIVE, "condition number κ = L_f/μ (derived; the paper writes L_f²/μ²)",
-          r"\kappa", "L88")
-    n.add("eta_x", POSITIVE, "effective step η_x = η_{x,l}η_{x,g} (derived)", r"\eta_x", "L174")
-    n.add("eta_y", POSITIVE, "effective step η_y = η_{y,l}η_{y,g} (derived)", r"\eta_y", "L174")
-    n.add("c_x", POSITIVE, "Θ-constant of η_x in the corollaries' schedule", "c_x", "L180")
-    n.add("c_y", POSITIVE, "Θ-constant of η_y in the corollaries' schedule", "c_y", "L180")
+          r"\kappa", "Section 3 [L88]")
+    n.add("eta_x", POSITIVE, "effective step η_x = η_{x,l}η_{x,g} (derived)", r"\eta_x",
+          "remark after Theorem 1 [L174]")
+    n.add("eta_y", POSITIVE, "effective step η_y = η_{y,l}η_{y,g} (derived)", r"\eta_y",
+          "remark after Theorem 1 [L174]")
+    n.add("c_x", POSITIVE, "Θ-constant of η_x in the corollaries' schedule", "c_x",
+          "Corollary 1 [L180]")
+    n.add("c_y", POSITIVE, "Θ-constant of η_y in the corollaries' schedule", "c_y",
+          "Corollary 1 [L180]")
     n.add("epsilon", UNIT, "target accuracy ε of ‖∇Φ‖ (ε-stationarity, Definition 1)",
-          r"\epsilon", "L90")
+          r"\epsilon", "Definition 1 [L90]")
     for name, (desc, src) in _HELPERS.get(kind, {}).items():
         n.add(name, REAL, desc + " (derived)", name, src)
     return n
@@ -106,97 +127,102 @@ for _sym in (L_f, mu, K, M, m, T, eta_xl, sigma_x, D_0, L, eta_x, c_x, epsilon, 
 
 BASE_DERIVED = {L: L_f + L_f**2 / mu, kappa: L_f / mu, eta_x: eta_xl * eta_xg,
                 eta_y: eta_yl * eta_yg}
-ACC = epsilon**2  # the bound is on E‖∇Φ‖², ε-stationarity is ‖∇Φ‖ ≤ ε (L90)
+ACC = epsilon**2  # the bound is on E‖∇Φ‖², ε-stationarity is ‖∇Φ‖ ≤ ε (Definition 1 [L90])
 COSTS_SAGDA = {"communications": T, "samples_per_client": (K + 1) * T}  # K local + 1 CV sample
 COSTS_FSGDA = {"communications": T, "samples_per_client": K * T}
 REGIME = [sp.Ge(L_f, mu), sp.Le(m, M)]  # μ ≤ L_f for a PL, L_f-smooth f; |S_t| = m ≤ M
 FIXED = {L_f: 1, mu: 1, sigma_x: 1, sigma_y: 1, sigma_xG: 1, sigma_yG: 1, D_0: 1,
          c_x: 1, c_y: 40}  # the paper's O(·) treats problem constants and Θ-constants as O(1)
 FIXED = {k: sp.Integer(v) for k, v in FIXED.items()}
-LHS = "(1/T) Σ_{t<T} E‖∇Φ(x_t)‖² (L154)"
+LHS = "(1/T) Σ_{t<T} E‖∇Φ(x_t)‖² (Theorem 1 [L154])"
 ALG_SAGDA = ["SAGDA (Alg. 1)"]
 ALG_FSGDA = ["FSGDA (Alg. 2)"]
 
-# -- errata (digest §9, checked against the text) ---------------------------------------------
+# -- errata (checked against the text) ----------------------------------------------------------
 E_A2_REPLACED = Erratum(
-    "thm1-opt1-a2-replaced", "L789 (used in L154, L158, L796–L797)",
+    "thm1-opt1-a2-replaced", "proof of Theorem 1 Option I, Appendix B.2 [L789]; used in the "
+    "bound and ψ1 of Theorem 1 (Option I) [L154, L158, L796–L797]",
     "statistical factor [(L + L_f/10) + 4] and [½(L + L_f/10) + 2] in ψ1 (a_2 replaced)",
     "2a_2 = (L + L_f/10) + 2(1 + M²/m² − M/m) and a_2 in ψ1",
-    "The proof's per-round residual carries a_2 = ½(L + L_f/10) + 1 + M²/m² − M/m (L152), "
-    "replaced at L789 by ½(L + L_f/10) + 2, which is an upper bound only when "
-    "M/m ≤ (1 + √5)/2: the printed bound hides a (M/m)² dependence.", "sagda.md §9 item 2")
+    "The proof's per-round residual carries a_2 = ½(L + L_f/10) + 1 + M²/m² − M/m (Theorem 1 "
+    "[L152]), replaced in Appendix B.2 [L789] by ½(L + L_f/10) + 2, which is an upper bound only "
+    "when M/m ≤ (1 + √5)/2: the printed bound hides a (M/m)² dependence.")
 E_LEMMA5 = Erratum(
-    "lemma5-coefficient", "L673–L680",
+    "lemma5-coefficient", "Lemma 5, Appendix B.2 [L673–L680]",
     "Γ_t ≤ (1 − m/(2M))Γ_{t−1} + (m/M + M/m − 1)E‖z_t − z_{t−1}‖²",
     "second coefficient 2M/m − 2 + m/M (with the proof's b = 2M/m − 1), so "
     "a_2 = ½(L + L_f/10) + (M/m)(2M/m − 2 + m/M)",
     "(1 − m/M)(1 + b) + m/M with b = 2M/m − 1 is 2M/m − 2 + m/M, larger than the printed "
-    "coefficient by (M − m)/m; a_2 = ½(L + L_f/10) + α·coefficient with α = M/m (L782).",
-    "sagda.md §9 item 4")
+    "coefficient by (M − m)/m; a_2 = ½(L + L_f/10) + α·coefficient with α = M/m (Appendix "
+    "B.2 [L782]).")
 E_LEMMA7 = Erratum(
-    "lemma7-noise", "L729–L737", "E‖Δx_t‖² ≤ 4L_f²Ψ_t + 4L_f²Γ_t + 4‖∇_x f‖² + 9σ_x²/(mK)",
+    "lemma7-noise", "Lemma 7, Appendix B.2 [L729–L737]", "E‖Δx_t‖² ≤ 4L_f²Ψ_t + 4L_f²Γ_t + 4‖∇_x f‖² + 9σ_x²/(mK)",
     "not applied: the noise of the stored control variates is O(σ_x²/m), not O(σ_x²/(mK)), and "
     "the Γ_t coefficient should be 8L_f² — no closed form for the corrected theorem",
-    "Listed for completeness; the .corrected variant does not fix it (digest §8 P10 measures "
-    "the consequence: no speed-up in K under partial participation).", "sagda.md §9 item 3")
+    "Listed for completeness; the .corrected variant does not fix it (claim sagda.p10 measures "
+    "the consequence: no speed-up in K under partial participation).")
 E_OPT2_SAMPLING = Erratum(
-    "thm1-opt2-sampling", "L820, L866–L868 (→ L168)",
+    "thm1-opt2-sampling", "Lemmas 9 and 11, Appendix B.3 [L820, L866–L868] → Theorem 1 "
+    "Option II [L168]",
     "Theorem 1 Option II for every m ≤ M (no σ_G, no (1 − m/M) term)",
     "valid for full participation m = M only (condition m ≥ M added)",
     "Lemma 9/11 treat v̄ = (1/m)Σ_{i∈S_t} as unbiased with variance σ_x², ignoring client "
     "sampling; Option II's aggregate equals FSGDA's, whose sampling variance Theorem 2 charges "
-    "as ψ4 ∝ (1 − m/M)σ_G²/m. Numerically violated for m < M (digest §8 P8).",
-    "sagda.md §9 item 1")
+    "as ψ4 ∝ (1 − m/M)σ_G²/m. Numerically violated for m < M (claim sagda.p8a).")
 E_THM2_LF100 = Erratum(
-    "thm2-lf100", "L221, L647 (per-round term L630, L636)", "2η_x/m (L + L_f/100) σ_x²",
+    "thm2-lf100", "Theorem 2 [L221] and its proof, Appendix B.1 [L647] (per-round term "
+    "[L630, L636])", "2η_x/m (L + L_f/100) σ_x²",
     "2η_x/m (L + L_f/10) σ_x²",
     "The per-round term (η_x²K/m)(L + L_f/10)σ_x² divided by ½η_xK telescopes to "
-    "(2η_x/m)(L + L_f/10)σ_x².", "sagda.md §9 item 5")
+    "(2η_x/m)(L + L_f/10)σ_x².")
 E_THM2_PSI4 = Erratum(
-    "thm2-psi4-factor2", "L226, L648 (per-round term L637)",
+    "thm2-psi4-factor2", "Theorem 2, ψ4 [L226] and its proof, Appendix B.1 [L648] (per-round "
+    "term [L637])",
     "ψ4 = (2L + L_f/5)η_xK(1 − m/M)(2/m)σ_{x,G}² + (2/(5m))L_fη_yK(η_y/η_x)(1 − m/M)σ_{y,G}²",
     "ψ4 = (2L + L_f/5)η_xK(1 − m/M)(4/m)σ_{x,G}² + (4/(5m))L_fη_yK(η_y/η_x)(1 − m/M)σ_{y,G}²",
     "The per-round sampling terms (L637) divided by ½η_xK give twice the printed ψ4 (ψ3 and "
-    "the σ_y term do include the factor 2).", "sagda.md §9 item 6")
+    "the σ_y term do include the factor 2).")
 E_COR1_CAP = Erratum(
-    "cor1-local-cap", "L180",
+    "cor1-local-cap", "Corollary 1 [L180]",
     "η_{x,l}, η_{y,l} ≤ min{1/(m^{1/2}K^{3/2}), K^{3/4}/(m^{1/4}T^{1/4})}",
     "η_{x,l}, η_{y,l} ≤ 1/(m^{1/4}K^{5/4}T^{1/4}) (as in Corollary 2)",
     "ψ1 = Θ(K²η_l²): the entry K^{3/4}/(m^{1/4}T^{1/4}) gives ψ1 ∝ K⁴/√(mKT) and the entry "
     "1/(m^{1/2}K^{3/2}) a floor ∝ 1/(mK); only 1/(m^{1/4}K^{5/4}T^{1/4}) (≤ both when T ≥ mK) "
-    "gives O(1/√(mKT)).", "sagda.md §9 item 7")
+    "gives O(1/√(mKT)).")
 E_ETA_Y_TYPO = Erratum(
-    "cor-eta-y", "L180, L236", "η_x = Θ(√m/√(KT)), η_x = Θ(√m/√(KT))",
+    "cor-eta-y", "Corollary 1 [L180], Corollary 2 [L236]", "η_x = Θ(√m/√(KT)), η_x = Θ(√m/√(KT))",
     "η_x = Θ(√m/√(KT)), η_y = Θ(√m/√(KT))",
-    "Typo: the second step size is η_y. No change to the encoded schedule.", "sagda.md §9 item 12")
+    "Typo: the second step size is η_y. No change to the encoded schedule.")
 E_TABLE1_COR3 = Erratum(
-    "table1-cor3-communication", "L47 vs L244 (digest cites L49)",
+    "table1-cor3-communication", "Table 1 [L47] vs Corollary 3 [L244]",
     "Table 1: FSGDA (Cor. 2, 3) communication O(ε^-2)",
     "Corollary 3 (partial participation) gives O(1/√(mT)) ⇒ O(1/(mε⁴)) rounds for any K",
     "The Table's O(ε^-2) needs K = Θ(T/m) and the linear speed-up in K, which Corollary 3 "
-    "does not have. No change to Corollary 3's own statement.", "sagda.md §9 item 8")
+    "does not have. No change to Corollary 3's own statement.")
 E_LSTAR = Erratum(
-    "lyapunov-star", "L154, L168, L221, L647", "𝓛_0 − 𝓛_* (𝓛_* undefined; L221 has 𝓛_T)",
+    "lyapunov-star", "Theorem 1 [L154, L168], Theorem 2 [L221], Appendix B.1 [L647]",
+    "𝓛_0 − 𝓛_* (𝓛_* undefined; Theorem 2 [L221] has 𝓛_T)",
     "𝓛_0 − 𝓛_* with 𝓛_* ≤ E𝓛_T, e.g. 𝓛_* = (9/10) inf Φ (needs Φ bounded below)",
-    "Encoded as the input D_0 = 𝓛_0 − 𝓛_*. No change to the statement's constants.",
-    "sagda.md §9 item 10")
+    "Encoded as the input D_0 = 𝓛_0 − 𝓛_*. No change to the statement's constants.")
 
 
 # -- common pieces --------------------------------------------------------------------------------
 def _drift_condition(src: str, label: str) -> Condition:
     return Condition(f"({label}) 8K(K-1)(2K-1)L_f^2 max(eta_xl^2, eta_yl^2) <= 1",
                      sp.Le(8 * K * (K - 1) * (2 * K - 1) * L_f**2 * sp.Max(eta_xl**2, eta_yl**2), 1),
-                     src, "local-drift condition; ⇔ (7) 4K max{L_f²η_l²} ≤ 1/(2(K−1)(2K−1))")
+                     src, f"local-drift condition; ⇔ eq. ({label}): 4K max{{L_f²η_l²}} ≤ "
+                          "1/(2(K−1)(2K−1))")
 
 
-M_LE = Condition("m <= M", sp.Le(m, M), "L123 (S_t ⊂ [M], |S_t| = m)",
+M_LE = Condition("m <= M", sp.Le(m, M), "Algorithm 1, line 4 (S_t ⊂ [M], |S_t| = m) [L104, L123]",
                  "implicit in the sampling; makes (1 − m/M) ≥ 0")
-OPT_TERM = Term("optimization", 2 * D_0 / (eta_x * K * T), "L154 (L168, L221)")
+OPT_TERM = Term("optimization", 2 * D_0 / (eta_x * K * T),
+                "Theorem 1, optimization error [L154, L168] (as in Theorem 2 [L221])")
 
 
 # -- Theorem 1 Option I ---------------------------------------------------------------------------
 def _a2_opt1(corrected: bool) -> sp.Expr:
-    if corrected:  # Lemma 5's coefficient 2M/m − 2 + m/M times α = M/m (L782)
+    if corrected:  # Lemma 5's coefficient 2M/m − 2 + m/M times α = M/m (Appendix B.2 [L782])
         return R(1, 2) * (L + L_f / 10) + (M / m) * (2 * M / m - 2 + m / M)
     return R(1, 2) * (L + L_f / 10) + 1 + M**2 / m**2 - M / m
 
@@ -208,7 +234,7 @@ def _opt1_conditions(src: tuple[str, str, str, str]) -> list[Condition]:
         Condition("(11) Gamma-coefficient >= 0",
                   sp.Ge(R(1, 2) - 4 * a_2 * L_f**2 * K**2 * (eta_x**2 + eta_y**2)
                         - A * 160 * K**2 * (eta_xl**2 + eta_yl**2) * L_f**2, 0), src[1],
-                  "the ½ is α·m/(2M) with α = M/m (L784)"),
+                  "the ½ is α·m/(2M) with α = M/m (Appendix B.2 [L782–L784])"),
         Condition("(12) x-descent >= 0",
                   sp.Ge((R(1, 10) * eta_x * K - 4 * a_2 * K**2 * eta_x**2)
                         - A * 40 * K**2 * eta_xl**2, 0), src[2]),
@@ -226,11 +252,14 @@ def _opt1_terms(corrected: bool) -> list[Term]:
     if corrected:
         stat = 2 * a_2 * 9 / (m * eta_x) * noise
         coef = a_2
-        src = ("[derived] L789 with a_2 kept (corrected Lemma 5)", "[derived] L797 with a_2 kept")
+        src = ("derived here: proof of Theorem 1 Option I (Appendix B.2) with a_2 kept and "
+               "Lemma 5 corrected [L780, L789]",
+               "derived here: ψ1 of Theorem 1 (Option I) with a_2 kept (Appendix B.2) [L790, L797]")
     else:
         stat = ((L + L_f / 10) + 4) * 9 / (m * eta_x) * noise
         coef = R(1, 2) * (L + L_f / 10) + 2
-        src = ("L154 (L796)", "L158 (L797)")
+        src = ("Theorem 1 (Option I), statistical error [L154; Appendix B.2, L796]",
+               "Theorem 1 (Option I), ψ1 [L158; Appendix B.2, L797]")
     psi1 = (L_f**2 * (R(31, 20) + R(1, 20) * eta_y / eta_x)
             + coef * 4 * L_f**2 * K * (eta_x + eta_y**2 / eta_x)) * local
     return [OPT_TERM, Term("statistical", stat, src[0]),
@@ -242,13 +271,15 @@ def _opt1_derived(corrected: bool) -> dict:
             a_2: _a2_opt1(corrected)}
 
 
-_OPT1_SRC = ("L147 (appendix (10), L721)", "L148 (appendix (11), L784)",
-             "L149 (appendix (12), L785)", "L150 (appendix (13), L786)")
+_OPT1_SRC = ("Theorem 1 (Option I), eq. (10) in the proof of Lemma 6 [L147, L721]",
+             "Theorem 1 (Option I), eq. (11) [L148, L784]",
+             "Theorem 1 (Option I), eq. (12) [L149, L785]",
+             "Theorem 1 (Option I), eq. (13) [L150, L786]")
 _OPT1_STATEMENT = (
     "Under Assumptions 1–3, with 𝓛_t = Φ(x_t) − f(x_t, y_t)/10 and learning rates satisfying "
-    "(10)–(13) (L147–L150; a_1 = KL_f²(31/20 η_x + 1/20 η_y), a_2 = ½(L + L_f/10) + 1 + M²/m² − "
-    "M/m), SAGDA Option I satisfies (1/T)Σ E‖∇Φ(x_t)‖² ≤ 2(𝓛_0 − 𝓛_*)/(η_xKT) + [(L + L_f/10) + "
-    "4]·9/(mη_x)·(η_x²σ_x² + η_y²σ_y²) + ψ1 (L154, L158).")
+    "eqs. (10)–(13) [L147–L150] (a_1 = KL_f²(31/20 η_x + 1/20 η_y), a_2 = ½(L + L_f/10) + 1 + "
+    "M²/m² − M/m [L152]), SAGDA Option I satisfies (1/T)Σ E‖∇Φ(x_t)‖² ≤ 2(𝓛_0 − 𝓛_*)/(η_xKT) + "
+    "[(L + L_f/10) + 4]·9/(mη_x)·(η_x²σ_x² + η_y²σ_y²) + ψ1 [L154, L158].")
 
 
 def _thm1_opt1(corrected: bool) -> Theorem:
@@ -256,15 +287,15 @@ def _thm1_opt1(corrected: bool) -> Theorem:
         id="sagda.thm1.opt1" + (".corrected" if corrected else ""), paper="sagda",
         title="Convergence rate of SAGDA, Option I"
               + (" (corrected: a_2 kept, Lemma 5 coefficient)" if corrected else ""),
-        source="L141–L158 (proof Appendix B.2, L651–L797)",
+        source="Theorem 1, Option I [L141–L158]; proof in Appendix B.2 [L651–L797]",
         statement=_OPT1_STATEMENT if not corrected else _OPT1_STATEMENT + (
             " Corrected: a_2 = ½(L + L_f/10) + (M/m)(2M/m − 2 + m/M) (Lemma 5 fixed) in the "
             "conditions and in the bound, whose statistical factor is 2a_2 and whose ψ1 uses "
             "a_2 (no replacement by ½(L + L_f/10) + 2)."),
         notation=N1,
-        assumptions=["Assumption 1 (L67–L69)", "Assumption 2 (L71–L75)", "Assumption 3 "
-                     "(L79–L86)", "[implicit] control variates of all M clients initialised "
-                     "at z_0 (Γ_0 = 0, L792); Φ bounded below"],
+        assumptions=["Assumption 1 [L67–L69]", "Assumption 2 [L71–L75]", "Assumption 3 "
+                     "[L79–L86]", "implicit in the proof (Appendix B.2): control variates of all "
+                     "M clients initialised at z_0 (Γ_0 = 0 [L792]); Φ bounded below"],
         derived=_opt1_derived(corrected), conditions=_opt1_conditions(_OPT1_SRC),
         bound_lhs=LHS, bound=_opt1_terms(corrected),
         errata=[E_A2_REPLACED, E_LEMMA5, E_LEMMA7, E_LSTAR],
@@ -292,42 +323,48 @@ def _opt2_terms() -> list[Term]:
                       + R(1, 5) * L_f * eta_y**2 / eta_x * K**2)
             * (10 * (16 * K + 1)) * (eta_xl**2 * sigma_x**2 + eta_yl**2 * sigma_y**2))
     return [OPT_TERM,
-            Term("statistical (x)", (L + L_f / 10) * 9 * eta_x / m * sigma_x**2, "L168 (L908)"),
+            Term("statistical (x)", (L + L_f / 10) * 9 * eta_x / m * sigma_x**2,
+                 "Theorem 1 (Option II), statistical error [L168; Appendix B.3, L908]"),
             Term("statistical (y)", R(9, 10) * L_f * eta_y**2 / (m * eta_x) * sigma_y**2,
-                 "L168 (L908; stray '++' dropped)"),
-            Term("local update psi_2", psi2, "L172 (= 10(16K+1)b_1/η_x (·), L906–L907)")]
+                 "Theorem 1 (Option II), statistical error, stray '++' dropped [L168; Appendix "
+                 "B.3, L908]"),
+            Term("local update psi_2", psi2,
+                 "Theorem 1 (Option II), ψ2 = 10(16K+1)b_1/η_x (·) [L172; Appendix B.3, "
+                 "L906–L907]")]
 
 
 _OPT2_STATEMENT = (
-    "Under Assumptions 1–3, with learning rates satisfying (14)–(16) (L162–L166; b_1 = L_f²[31/20 "
-    "η_xK + 1/20 η_yK + 2(L + L_f/10)η_x²K² + ⅕L_fη_y²K²]), SAGDA Option II satisfies (1/T)Σ "
-    "E‖∇Φ(x_t)‖² ≤ 2(𝓛_0 − 𝓛_*)/(η_xKT) + [(L + L_f/10)(9η_x/m)σ_x² + (9/10)L_f η_y²/(mη_x) "
-    "σ_y²] + ψ2 (L168, L172).")
+    "Under Assumptions 1–3, with learning rates satisfying eqs. (14)–(16) [L162–L166] (b_1 = "
+    "L_f²[31/20 η_xK + 1/20 η_yK + 2(L + L_f/10)η_x²K² + ⅕L_fη_y²K²]), SAGDA Option II satisfies "
+    "(1/T)Σ E‖∇Φ(x_t)‖² ≤ 2(𝓛_0 − 𝓛_*)/(η_xKT) + [(L + L_f/10)(9η_x/m)σ_x² + (9/10)L_f "
+    "η_y²/(mη_x) σ_y²] + ψ2 [L168, L172].")
 
 
 def _thm1_opt2(corrected: bool) -> Theorem:
-    conds = _opt2_conditions(("L162 (appendix (14), L861)", "L163 (appendix (15), L901)",
-                              "L164 (appendix (16), L902)"))
+    conds = _opt2_conditions(("Theorem 1 (Option II), eq. (14) in the proof of Lemma 11 "
+                              "[L162, L861]", "Theorem 1 (Option II), eq. (15) [L163, L901]",
+                              "Theorem 1 (Option II), eq. (16) [L164, L902]"))
     if corrected:
         conds += [M_LE, Condition("m >= M (full participation)", sp.Ge(m, M),
-                                  "[derived] L820, L866–L868 (digest §9 item 1)",
+                                  "derived here from Lemmas 9 and 11, Appendix B.3 [L820, "
+                                  "L866–L868]",
                                   "the bound ignores client-sampling variance: with m ≤ M this "
                                   "restricts Option II to m = M")]
     return Theorem(
         id="sagda.thm1.opt2" + (".corrected" if corrected else ""), paper="sagda",
         title="Convergence rate of SAGDA, Option II"
               + (" (corrected: full participation only)" if corrected else ""),
-        source="L160–L172 (proof Appendix B.3, L799–L908)",
+        source="Theorem 1, Option II [L160–L172]; proof in Appendix B.3 [L799–L908]",
         statement=_OPT2_STATEMENT if not corrected else _OPT2_STATEMENT + (
             " Corrected: valid for full participation m = M only (the client-sampling variance "
             "of v̄ is not charged)."),
         notation=N2,
-        assumptions=["Assumption 1 (L67–L69)", "Assumption 2 (L71–L75)",
-                     "Assumption 3 (L79–L86)"],
+        assumptions=["Assumption 1 [L67–L69]", "Assumption 2 [L71–L75]",
+                     "Assumption 3 [L79–L86]"],
         derived={**BASE_DERIVED, b_1: L_f**2 * (R(31, 20) * eta_x * K + R(1, 20) * eta_y * K
                                                 + 2 * (L + L_f / 10) * eta_x**2 * K**2
                                                 + R(1, 5) * L_f * eta_y**2 * K**2)},
-        conditions=conds, bound_lhs=LHS.replace("L154", "L168"), bound=_opt2_terms(),
+        conditions=conds, bound_lhs=LHS.replace("[L154]", "[L168]"), bound=_opt2_terms(),
         errata=[E_OPT2_SAMPLING, E_LSTAR],
         corrected_of="sagda.thm1.opt2" if corrected else None,
         horizon=T, accuracy=epsilon, regime=REGIME, fixed_in_orders=FIXED, algorithms=ALG_SAGDA)
@@ -362,23 +399,27 @@ def _fsgda_terms(corrected: bool) -> list[Term]:
     psi4 = f * ((2 * L + R(1, 5) * L_f) * eta_x * K * (1 - m / M) * 2 / m * sigma_xG**2
                 + R(2, 5) / m * L_f * eta_y * K * eta_y / eta_x * (1 - m / M) * sigma_yG**2)
     lf = L_f / 10 if corrected else L_f / 100
-    return [Term("optimization", 2 * D_0 / (eta_x * K * T), "L221 (𝓛_0 − 𝓛_T; L647: 𝓛_*)"),
+    return [Term("optimization", 2 * D_0 / (eta_x * K * T),
+                 "Theorem 2, optimization error, 𝓛_0 − 𝓛_T [L221] (𝓛_* in Appendix B.1 [L647])"),
             Term("statistical (x)", 2 * eta_x / m * (L + lf) * sigma_x**2,
-                 "[derived] L630/L636 telescoped (printed L_f/100, L221)" if corrected
-                 else "L221 (L647)"),
-            Term("statistical (y)", L_f * eta_y**2 / (5 * m * eta_x) * sigma_y**2, "L221 (L647)"),
-            Term("local update psi_3", psi3, "L225 (L649)"),
+                 "derived here: the per-round term of the proof of Theorem 2 telescoped "
+                 "(Appendix B.1 [L630, L636]; printed L_f/100 [L221])" if corrected
+                 else "Theorem 2, statistical error [L221; Appendix B.1, L647]"),
+            Term("statistical (y)", L_f * eta_y**2 / (5 * m * eta_x) * sigma_y**2,
+                 "Theorem 2, statistical error [L221; Appendix B.1, L647]"),
+            Term("local update psi_3", psi3, "Theorem 2, ψ3 [L225; Appendix B.1, L649]"),
             Term("sampling variance psi_4", psi4,
-                 "[derived] L637 telescoped (printed L226 is half)" if corrected
-                 else "L226 (L648)")]
+                 "derived here: the per-round sampling term of the proof of Theorem 2 "
+                 "telescoped (Appendix B.1 [L637]; the printed ψ4 [L226] is half)" if corrected
+                 else "Theorem 2, ψ4 [L226; Appendix B.1, L648]")]
 
 
-_FSGDA_SRC = ("L215 (appendix (7), L609)", "L216 (appendix (8), L642)",
-              "L217 (appendix (9), L643)")
+_FSGDA_SRC = ("Theorem 2, eq. (7) in the proof of Lemma 4 [L215, L609]",
+              "Theorem 2, eq. (8) [L216, L642]", "Theorem 2, eq. (9) [L217, L643]")
 _THM2_STATEMENT = (
-    "Under Assumptions 1–4, with learning rates satisfying (7)–(9) (L215–L219), FSGDA satisfies "
-    "(1/T)Σ E‖∇Φ(x_t)‖² ≤ 2(𝓛_0 − 𝓛_T)/(η_xKT) + (2η_x/m)(L + L_f/100)σ_x² + L_fη_y²/(5mη_x)σ_y² "
-    "+ ψ3 + ψ4 (L221–L226).")
+    "Under Assumptions 1–4, with learning rates satisfying eqs. (7)–(9) [L215–L219], FSGDA "
+    "satisfies (1/T)Σ E‖∇Φ(x_t)‖² ≤ 2(𝓛_0 − 𝓛_T)/(η_xKT) + (2η_x/m)(L + L_f/100)σ_x² + "
+    "L_fη_y²/(5mη_x)σ_y² + ψ3 + ψ4 [L221–L226].")
 
 
 def _thm2(corrected: bool) -> Theorem:
@@ -386,14 +427,15 @@ def _thm2(corrected: bool) -> Theorem:
         id="sagda.thm2" + (".corrected" if corrected else ""), paper="sagda",
         title="Convergence rate of FSGDA"
               + (" (corrected: L_f/10, factor 2 in ψ4)" if corrected else ""),
-        source="L211–L226 (proof Appendix B.1, L620–L649)",
+        source="Theorem 2 [L211–L226]; proof in Appendix B.1 [L620–L649]",
         statement=_THM2_STATEMENT if not corrected else _THM2_STATEMENT + (
             " Corrected: L_f/100 → L_f/10 and ψ4 doubled (4/m and 4/(5m))."),
         notation=NF,
-        assumptions=["Assumptions 1–3 (L67–L86)", "Assumption 4, bounded gradient "
-                     "dissimilarity (L205–L207)"],
+        assumptions=["Assumptions 1–3 [L67–L86]", "Assumption 4, bounded gradient "
+                     "dissimilarity [L205–L207]"],
         derived=_fsgda_derived(), conditions=_fsgda_conditions(_FSGDA_SRC),
-        bound_lhs=LHS.replace("L154", "L221"), bound=_fsgda_terms(corrected),
+        bound_lhs=LHS.replace("Theorem 1 [L154]", "Theorem 2 [L221]"),
+        bound=_fsgda_terms(corrected),
         errata=[E_THM2_LF100, E_THM2_PSI4, E_LSTAR],
         corrected_of="sagda.thm2" if corrected else None,
         horizon=T, accuracy=epsilon, regime=REGIME, fixed_in_orders=FIXED, algorithms=ALG_FSGDA)
@@ -410,8 +452,9 @@ def _cap_conditions(cap: sp.Expr, src: str) -> list[Condition]:
             Condition("eta_yl <= local cap", sp.Le(eta_yl, cap), src)]
 
 
-T_OMEGA = Condition("T >= mK", sp.Ge(T, m * K), "L180 (T = Ω(mK), constant 1)")
-_K_SPEC_NOTE = ("K = Θ(T/m), the largest K allowed by T = Ω(mK) (L238), applied before solving "
+T_OMEGA = Condition("T >= mK", sp.Ge(T, m * K), "Corollary 1, T = Ω(mK) with constant 1 [L180]")
+_K_SPEC_NOTE = ("K = Θ(T/m), the largest K allowed by T = Ω(mK) (remark after Corollary 2 "
+                "[L238]), applied before solving "
                 "for T: the derived T_ε must come out as O(ε⁻²) for the claimed communication")
 CAP_C1_PRINTED = sp.Min(1 / (sp.sqrt(m) * K ** R(3, 2)), K ** R(3, 4) / (m ** R(1, 4) * T ** R(1, 4)))
 CAP_C2 = 1 / ((m * T) ** R(1, 4) * K ** R(5, 4))
@@ -424,33 +467,36 @@ def _cor1(corrected: bool) -> Theorem:
     cap = CAP_C2 if corrected else CAP_C1_PRINTED
     base = _thm1_opt1(corrected)
     conds = [*_opt1_conditions(_OPT1_SRC),
-             *_cap_conditions(cap, "[derived] digest §9 item 7 (cf. L236)" if corrected else "L180"),
+             *_cap_conditions(cap, "derived here from ψ1 of Theorem 1 (cf. Corollary 2 [L236])"
+                              if corrected else "Corollary 1 [L180]"),
              T_OMEGA]
     return Theorem(
         id="sagda.cor1" + (".corrected" if corrected else ""), paper="sagda",
         title="Convergence rate of SAGDA (Corollary 1)"
               + (" (corrected: η_l ≤ 1/(m^{1/4}K^{5/4}T^{1/4}), Theorem 1-I corrected)"
                  if corrected else ""),
-        source="L178–L182",
+        source="Corollary 1 [L178–L182]",
         statement=("Let η_x = Θ(√m/√(KT)), η_y = Θ(√m/√(KT)), η_{x,l}, η_{y,l} ≤ "
                    "min{1/(m^{1/2}K^{3/2}), K^{3/4}/(m^{1/4}T^{1/4})} and T = Ω(mK): the rate of "
                    "SAGDA is O(1/√(mKT)); per-client sample complexity O(1/(mε⁴)), communication "
-                   "complexity O(ε⁻²) (L180–L182).") if not corrected else
+                   "complexity O(ε⁻²) [L180–L182].") if not corrected else
                   ("As Corollary 1 with η_{x,l}, η_{y,l} ≤ 1/(m^{1/4}K^{5/4}T^{1/4}), applied to "
                    "the corrected Theorem 1 Option I (a_2 with its M/m dependence)."),
         notation=N1, assumptions=base.assumptions, derived=base.derived, conditions=conds,
         bound_lhs=LHS, bound=base.bound,
         schedule=_schedule(c_x * ETA_C12, c_y * ETA_C12, cap),
-        schedule_source="L180: η_x = c_x√m/√(KT), η_y = c_y√m/√(KT), local steps at their cap, "
-                        "η_g = η/η_l (Theorem 1 Option I; the corollary names no option)",
+        schedule_source="Corollary 1 [L180]: η_x = c_x√m/√(KT), η_y = c_y√m/√(KT), local steps "
+                        "at their cap, η_g = η/η_l (Theorem 1 Option I; the corollary names no "
+                        "option)",
         costs=COSTS_SAGDA,
         claimed={"communications": 1 / (m * K * epsilon**4),
                  "samples_per_client": 1 / (m * epsilon**4)},
-        claimed_source="L180 (rate O(1/√(mKT)) ≤ ε² ⇔ T ≥ 1/(mKε⁴)), L182",
+        claimed_source="Corollary 1 (rate O(1/√(mKT)) ≤ ε² ⇔ T ≥ 1/(mKε⁴)) [L180] and the "
+                       "remark after it [L182]",
         specializations=[Specialization(
             "K = T/m (K = Θ(T/m), largest K allowed by T = Ω(mK))", {K: T / m},
             {"communications": epsilon**-2, "samples_per_client": 1 / (m * epsilon**4)},
-            "L182, Table 1 (L46)", _K_SPEC_NOTE)],
+            "remark after Corollary 1 [L182], Table 1 [L46]", _K_SPEC_NOTE)],
         errata=[E_COR1_CAP, E_ETA_Y_TYPO, *base.errata],
         corrected_of="sagda.cor1" if corrected else None,
         horizon=T, accuracy=epsilon, regime=[*REGIME, sp.Le(m * K * epsilon**2, 1)],
@@ -461,32 +507,33 @@ def _cor1(corrected: bool) -> Theorem:
 def _cor2(corrected: bool) -> Theorem:
     base = _thm2(corrected)
     conds = [*_fsgda_conditions(_FSGDA_SRC, with_m=False),
-             *_cap_conditions(CAP_C2, "L236"),
-             Condition("T >= mK", T_OMEGA.rel, "L236 (T = Ω(mK), constant 1)")]
+             *_cap_conditions(CAP_C2, "Corollary 2 [L236]"),
+             Condition("T >= mK", T_OMEGA.rel, "Corollary 2, T = Ω(mK) with constant 1 [L236]")]
     return Theorem(
         id="sagda.cor2" + (".corrected" if corrected else ""), paper="sagda",
         title="FSGDA under full participation (Corollary 2)" + (" (corrected Theorem 2)"
                                                                   if corrected else ""),
-        source="L234–L238",
+        source="Corollary 2 [L234–L238]",
         statement=("With m = M, η_x = Θ(√m/√(KT)), η_y = Θ(√m/√(KT)), η_{x,l}, η_{y,l} ≤ "
                    "1/((mT)^{1/4}K^{5/4}) and T = Ω(mK), FSGDA converges at O(1/√(MKT)); with "
                    "K = O(T/M), per-client sample complexity O(1/(mε⁴)) and communication "
-                   "complexity O(ε⁻²) (L236–L238).") + (
+                   "complexity O(ε⁻²) [L236–L238].") + (
                       " Applied to the corrected Theorem 2 (ψ4 = 0 at m = M, so only L_f/10 "
                       "changes)." if corrected else ""),
         notation=NF, assumptions=base.assumptions, derived=_fsgda_derived({M: m}),
         conditions=conds, bound_lhs=base.bound_lhs, bound=base.bound,
         schedule=_schedule(c_x * ETA_C12, c_y * ETA_C12, CAP_C2),
-        schedule_source="L236: η_x = c_x√m/√(KT), η_y = c_y√m/√(KT), local steps at their cap "
-                        "1/((mT)^{1/4}K^{5/4}), η_g = η/η_l",
+        schedule_source="Corollary 2 [L236]: η_x = c_x√m/√(KT), η_y = c_y√m/√(KT), local steps "
+                        "at their cap 1/((mT)^{1/4}K^{5/4}), η_g = η/η_l",
         costs=COSTS_FSGDA,
         claimed={"communications": 1 / (m * K * epsilon**4),
                  "samples_per_client": 1 / (m * epsilon**4)},
-        claimed_source="L236 (rate O(1/√(MKT)) ≤ ε² ⇔ T ≥ 1/(MKε⁴)), L238",
+        claimed_source="Corollary 2 (rate O(1/√(MKT)) ≤ ε² ⇔ T ≥ 1/(MKε⁴)) [L236] and the "
+                       "remark after it [L238]",
         specializations=[Specialization(
             "K = T/m (K = O(T/M), L238)", {K: T / m},
             {"communications": epsilon**-2, "samples_per_client": 1 / (m * epsilon**4)},
-            "L238, Table 1 (L47)", _K_SPEC_NOTE)],
+            "remark after Corollary 2 [L238], Table 1 [L47]", _K_SPEC_NOTE)],
         errata=[E_ETA_Y_TYPO, *base.errata],
         corrected_of="sagda.cor2" if corrected else None,
         horizon=T, accuracy=epsilon, regime=[sp.Ge(L_f, mu), sp.Le(m * K * epsilon**2, 1)],
@@ -497,44 +544,46 @@ def _cor2(corrected: bool) -> Theorem:
 
 def _cor3(corrected: bool) -> Theorem:
     base = _thm2(corrected)
-    conds = [*_fsgda_conditions(_FSGDA_SRC), *_cap_conditions(CAP_C3, "L244")]
+    conds = [*_fsgda_conditions(_FSGDA_SRC), *_cap_conditions(CAP_C3, "Corollary 3 [L244]")]
     return Theorem(
         id="sagda.cor3" + (".corrected" if corrected else ""), paper="sagda",
         title="FSGDA under partial participation (Corollary 3)" + (
             " (corrected Theorem 2)" if corrected else ""),
-        source="L242–L246",
+        source="Corollary 3 [L242–L246]",
         statement=("With η_x = Θ(√m/(√T K)), η_y = Θ(√m/(√T K)), η_{x,l}, η_{y,l} ≤ "
                    "1/((mT)^{1/4}K), FSGDA converges at O(1/√(mT)): linear speed-up in m only "
-                   "(L244–L246). Table 1 (L47) lists FSGDA (Cor. 2, 3) with communication "
+                   "[L244–L246]. Table 1 [L47] lists FSGDA (Cor. 2, 3) with communication "
                    "O(ε⁻²) and per-client samples O(1/(mε⁴)).") + (
                       " Applied to the corrected Theorem 2 (L_f/10, ψ4 doubled)."
                       if corrected else ""),
         notation=NF, assumptions=base.assumptions, derived=base.derived,
         conditions=conds, bound_lhs=base.bound_lhs, bound=base.bound,
         schedule=_schedule(c_x * ETA_C3, c_y * ETA_C3, CAP_C3),
-        schedule_source="L244: η_x = c_x√m/(√T K), η_y = c_y√m/(√T K), local steps at their cap "
-                        "1/((mT)^{1/4}K), η_g = η/η_l",
+        schedule_source="Corollary 3 [L244]: η_x = c_x√m/(√T K), η_y = c_y√m/(√T K), local "
+                        "steps at their cap 1/((mT)^{1/4}K), η_g = η/η_l",
         costs=COSTS_FSGDA,
         claimed={"communications": 1 / (m * epsilon**4),
                  "samples_per_client": K / (m * epsilon**4)},
-        claimed_source="L244 (rate O(1/√(mT)) ≤ ε² ⇔ T ≥ 1/(mε⁴); K samples per round)",
+        claimed_source="Corollary 3 (rate O(1/√(mT)) ≤ ε² ⇔ T ≥ 1/(mε⁴); K samples per "
+                       "round) [L244]",
         specializations=[
             Specialization("Table 1 row 'FSGDA (Cor. 2, 3)', K = 1", {K: sp.Integer(1)},
                            {"communications": epsilon**-2,
-                            "samples_per_client": 1 / (m * epsilon**4)}, "L47",
+                            "samples_per_client": 1 / (m * epsilon**4)}, "Table 1 [L47]",
                            "Table 1 claims O(ε⁻²) rounds; the derivation gives 1/(mε⁴) for "
                            "every K"),
             Specialization("Table 1 row, K = T/m (Corollary 2's choice K = O(T/M))",
                            {K: T / m},
                            {"communications": epsilon**-2,
-                            "samples_per_client": 1 / (m * epsilon**4)}, "L47, L238",
+                            "samples_per_client": 1 / (m * epsilon**4)},
+                           "Table 1 [L47], remark after Corollary 2 [L238]",
                            "growing K does not help under partial participation")],
         errata=[E_TABLE1_COR3, *base.errata],
         corrected_of="sagda.cor3" if corrected else None,
         horizon=T, accuracy=epsilon, regime=[*REGIME, sp.Le(m * epsilon**2, 1)],
         fixed_in_orders=FIXED, algorithms=ALG_FSGDA,
         notes=["No lower bound on T is stated; condition (8) needs (2L + L_f/5)η_xK < 1/20, "
-               "i.e. T ≳ m (digest §5.5)."])
+               "i.e. T ≳ m (derived here)."])
 
 
 thm1_opt1 = _thm1_opt1(False)
@@ -552,13 +601,13 @@ cor3c = _cor3(True)
 
 for _thm in (thm1_opt1, thm1_opt1c, thm1_opt2, thm1_opt2c, cor1, cor1c, thm2, thm2c, cor2, cor2c,
              cor3, cor3c):
-    # the bound is on E‖∇Φ‖² and ε-stationarity is ‖∇Φ‖ ≤ ε (Definition 1, L90): target ε²
+    # the bound is on E‖∇Φ‖² and ε-stationarity is ‖∇Φ‖ ≤ ε (Definition 1 [L90]): target ε²
     _thm.accuracy_target = ACC
 
 THEOREMS = [thm1_opt1, thm1_opt1c, thm1_opt2, thm1_opt2c, cor1, cor1c, thm2, thm2c, cor2, cor2c,
             cor3, cor3c]
 
-# -- lemma inequalities checked numerically at a fixed z_t (digest §6, §8 P4) ----------------------
+# -- lemma inequalities checked numerically at a fixed z_t (claim sagda.p4) ------------------------
 # right-hand sides as Terms; the y-block versions substitute σ_y, σ_{y,G} for σ_x, σ_{x,G}
 g_xi2, g_yi2, g_x2, u_x2, e_bar2 = (_s(x, nonnegative=True)
                                     for x in ("g_xi2", "g_yi2", "g_x2", "u_x2", "e_bar2"))
@@ -566,9 +615,12 @@ LEMMA_RHS = {
     "Lemma 4 drift": Term(
         "E‖z^j_{t,i} − z_t‖², j ≤ K + 1, under (7); g_xi2, g_yi2 = ‖∇_x f_i(z_t)‖², ‖∇_y f_i(z_t)‖²",
         20 * K**2 * eta_xl**2 * g_xi2 + 20 * K**2 * eta_yl**2 * g_yi2
-        + 5 * K * eta_xl**2 * sigma_x**2 + 5 * K * eta_yl**2 * sigma_y**2, "L603"),
+        + 5 * K * eta_xl**2 * sigma_x**2 + 5 * K * eta_yl**2 * sigma_y**2,
+        "proof of Lemma 4, Appendix B.1 [L603]"),
     "sampling": Term("E‖u_x‖² over S_t; g_x2 = ‖∇_x f(z_t)‖² (Theorem 2 proof)",
-                     2 * g_x2 + 2 * (1 - m / M) * sigma_xG**2 / m, "L640"),
+                     2 * g_x2 + 2 * (1 - m / M) * sigma_xG**2 / m,
+                     "proof of Theorem 2, Appendix B.1 [L640]"),
     "Lemma 1": Term("E‖u_x − e_x‖²; e_bar2 = E‖ē_x‖², u_x2 = E‖u_x‖²",
-                    4 * e_bar2 + 4 * u_x2 + 2 * sigma_x**2 / (m * K), "L526–L536"),
+                    4 * e_bar2 + 4 * u_x2 + 2 * sigma_x**2 / (m * K),
+                    "Lemma 1, Appendix B.1 [L526–L536]"),
 }
