@@ -86,6 +86,7 @@ class Method(Generic[S]):
     config: Mapping[str, Any] = field(default_factory=dict)  # resolved hyperparameters
     constants: Mapping[str, float] = field(default_factory=dict)  # exact constants it uses
     samples_per_step: float = 1.0  # stochastic gradients per client per step
+    iterate: Callable[[S], np.ndarray] | None = None  # the point a theorem measures, (R, d)
 
 
 @dataclass(frozen=True)
@@ -146,15 +147,41 @@ def summarize(trace: Trace, samples_per_step: float = 1.0) -> dict[str, Any]:
     return out
 
 
+def iterate_of(method: Method) -> Callable[[Any], np.ndarray]:
+    """The point a run reports as its iterate: the method's own ``iterate``, else the
+    conventions of the built-in units — the server model ``z`` (min-max methods) or the client
+    average of ``x`` (ProxSkip-style local iterates, (R, n, d))."""
+    if method.iterate is not None:
+        return method.iterate
+
+    def default(state: Any) -> np.ndarray:
+        if hasattr(state, "z"):
+            return np.asarray(state.z)
+        x = np.asarray(state.x)
+        return x.mean(axis=1) if x.ndim == 3 else x
+    return default
+
+
 def run_document(algorithm: Algorithm, problem_name: str, problem: Any,
                  values: Mapping[str, Any], rounds: int, seeds: int = 1, seed: int = 0,
-                 record_every: int = 1) -> dict[str, Any]:
-    """The DESIGN "Runs" document: algorithm, problem, constants, config, metrics, summary."""
+                 record_every: int = 1, iterates: bool = False) -> dict[str, Any]:
+    """The DESIGN "Runs" document: algorithm, problem, constants, config, metrics, summary;
+    with ``iterates``, also ``metrics["iterate"]``: the replica-mean iterate at every record."""
     if algorithm.horizon and algorithm.horizon not in values:
         values = {**values, algorithm.horizon: rounds}
     method = algorithm.method(problem, values)
-    trace = simulate(method, rounds, replicas=seeds, seed=seed, record_every=record_every)
+    observe = dict(method.observe)
+    if iterates:
+        point = iterate_of(method)
+        d = int(np.shape(point(method.init(1, seed)))[-1])
+        observe.update({f"iterate[{j}]": (lambda st, j=j: point(st)[:, j]) for j in range(d)})
+    trace = simulate(method, rounds, replicas=seeds, seed=seed, record_every=record_every,
+                     observe=observe)
+    coords = [trace.metrics.pop(k).mean(axis=1) for k in list(trace.metrics)
+              if k.startswith("iterate[")]
     metrics = {k: v.mean(axis=1).tolist() for k, v in trace.metrics.items()}
+    if coords:
+        metrics["iterate"] = np.stack(coords, axis=1).tolist()
     metrics["communications"] = trace.communications.mean(axis=1).tolist()
     metrics["round"] = trace.iterations.tolist()
     constants = {k: v for k, v in getattr(problem, "constants", {}).items() if np.ndim(v) == 0}

@@ -15,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from fedbounds.errors import BadInput
+from fedbounds.problems import files as problem_files
 from fedbounds.verify.algorithm import Algorithm, run_document
 
 from .common import (
@@ -56,14 +57,32 @@ def _progress(total: int, label: str) -> tuple[Progress, callable]:
 def run(algorithm: Annotated[str, typer.Argument(metavar="ALGORITHM")],
         more: MoreOpt = None,
         problem: Annotated[str, typer.Option("--problem", help="problem family")] = "",
+        problem_file: Annotated[Path | None, typer.Option(
+            "--problem-file", help="your own instance: a .npz or .json file of per-client arrays "
+                                   "(game A, B, C, b, c[, weights] or operator J, b)")] = None,
         set_: SetOpt = None,
         rounds: Annotated[int, typer.Option("--rounds", help="communication rounds / iterations")] = 100,
         seeds: Annotated[int, typer.Option("--seeds", help="replicas (independent runs)")] = 1,
-        seed: SeedOpt = 0, json_: JsonOpt = False) -> None:
-    """Run ALGORITHM on --problem; problem parameters and step sizes are --set values."""
+        seed: SeedOpt = 0,
+        iterates: Annotated[bool, typer.Option("--iterates", help="also report the iterate "
+                                               "(server model / client average) per round")] = False,
+        json_: JsonOpt = False) -> None:
+    """Run ALGORITHM on --problem (or --problem-file); step sizes and problem parameters are
+    --set values."""
     from fedbounds.verify import catalog
 
     alg = catalog.lookup(catalog.algorithms(), algorithm, "ALGORITHM", "algorithm")
+    if problem_file is not None:
+        if problem:
+            raise BadInput("--problem-file", "give --problem or --problem-file, not both")
+        values = assignments(set_, more)
+        _, aparams = _split(alg, None, values)
+        kind = type(catalog.problems()[alg.problems[0]].make({}, 0))
+        instance = problem_files.load(problem_file, kind)
+        doc = run_document(alg, instance.name, instance, aparams, _positive(rounds, "--rounds"),
+                                    _positive(seeds, "--seeds"), seed, iterates=iterates)
+        _show_run(doc, rounds, seeds, seed, json_)
+        return
     if not problem:
         raise BadInput("--problem", "required; allowed: " + ", ".join(sorted(catalog.problems())))
     prob = catalog.lookup(catalog.problems(), problem, "--problem", "problem")
@@ -72,27 +91,53 @@ def run(algorithm: Annotated[str, typer.Argument(metavar="ALGORITHM")],
     if seeds < 1:
         raise BadInput("--seeds", f"must be a positive integer, got {seeds}")
     values = assignments(set_, more)
-    doc = result = _run_unit(alg, prob, values, rounds, seeds, seed)
+    doc = _run_unit(alg, prob, values, rounds, seeds, seed, iterates)
+    _show_run(doc, rounds, seeds, seed, json_)
+
+
+def _show_run(doc: dict, rounds: int, seeds: int, seed: int, json_: bool) -> None:
+    """A run document as JSON, or as a summary table and a table of the exact constants."""
     if json_:
         emit_json(doc)
         return
-    t = Table(title=f"{alg.name} on {prob.name}: {rounds} rounds, {seeds} replica(s), seed {seed}")
+    t = Table(title=f"{doc['algorithm']} on {doc['problem']}: {rounds} rounds, {seeds} "
+                    f"replica(s), seed {seed}")
     t.add_column("summary")
     t.add_column("value")
-    for k, v in result.get("summary", {}).items():
+    for k, v in doc.get("summary", {}).items():
         t.add_row(k, g(v) if isinstance(v, float) else str(v))
     out.print(t)
-    summ = result.get("summary", {})
+    summ = doc.get("summary", {})
     if summ.get("diverged"):
         err.print(f"[magenta]diverged[/] at round {summ.get('diverged_at')}: "
                   f"{summ.get('reason', 'blow-up')}", highlight=False)
-    c = Table(title="constants (exact)")
+    _constants_table("constants (exact)", doc.get("constants", {}))
+
+
+def _constants_table(title: str, constants: dict) -> None:
+    c = Table(title=title)
     c.add_column("name")
     c.add_column("value")
-    for k, v in result.get("constants", {}).items():
+    for k, v in constants.items():
         if isinstance(v, (int, float)):
             c.add_row(k, g(float(v)))
     out.print(c)
+
+
+@app.command()
+@guarded
+def constants(problem_file: Annotated[Path, typer.Option(
+                  "--problem-file", help="a .npz or .json file of per-client arrays (game A, B, "
+                                         "C, b, c[, weights] or operator J, b)")],
+              json_: JsonOpt = False) -> None:
+    """Exact constants of your own instance: the game's (L_f, μ, κ, σ_G …) and the operator's
+    (μ, ℓ, L, ζ² …), as the algorithms and theorems use them."""
+    doc = problem_files.constants_of(problem_file)
+    if json_:
+        emit_json({"problem_file": str(problem_file), **doc})
+        return
+    for view, values in doc.items():
+        _constants_table(f"{view} constants (exact)", values)
 
 
 @app.command()
@@ -214,18 +259,28 @@ def counterexample(theorem_id: Annotated[str, typer.Argument(metavar="ID")],
 
 
 def _split(alg, prob, values: dict) -> tuple[dict, dict]:
-    """--set values for the problem and for the algorithm; an unknown name is an error."""
-    pparams = {k: float(v) for k, v in values.items() if k in prob.params}
-    aparams = {k: v for k, v in values.items() if k in alg.params and k not in prob.params}
+    """--set values for the problem (none for a problem file) and for the algorithm; an
+    unknown name is an error."""
+    known = prob.params if prob is not None else {}
+    pparams = {k: float(v) for k, v in values.items() if k in known}
+    aparams = {k: v for k, v in values.items() if k in alg.params and k not in known}
     unknown = sorted(set(values) - set(pparams) - set(aparams))
     if unknown:
-        allowed = sorted(set(prob.params) | set(alg.params))
+        allowed = sorted(set(known) | set(alg.params))
+        where = prob.name if prob is not None else "a problem file"
         raise BadInput(f"--set {unknown[0]}", f"unknown parameter {unknown[0]!r} for {alg.name} "
-                       f"on {prob.name}; allowed: {', '.join(allowed)}")
+                       f"on {where}; allowed: {', '.join(allowed)}")
     return pparams, aparams
 
 
-def _run_unit(alg: Algorithm, prob, values: dict, rounds: int, seeds: int, seed: int) -> dict:
+def _positive(value: int, argument: str) -> int:
+    if value < 1:
+        raise BadInput(argument, f"must be a positive integer, got {value}")
+    return value
+
+
+def _run_unit(alg: Algorithm, prob, values: dict, rounds: int, seeds: int, seed: int,
+              iterates: bool = False) -> dict:
     if alg.problems and prob.name not in alg.problems:
         raise BadInput("--problem", f"{alg.name} does not run on {prob.name}; allowed: "
                        f"{', '.join(alg.problems)}")
@@ -237,4 +292,4 @@ def _run_unit(alg: Algorithm, prob, values: dict, rounds: int, seeds: int, seed:
         raise BadInput(f"--set {name}", e.message) from None
     except ValueError as e:
         raise BadInput("--set", str(e)) from None
-    return run_document(alg, prob.name, instance, aparams, rounds, seeds, seed)
+    return run_document(alg, prob.name, instance, aparams, rounds, seeds, seed, iterates=iterates)
