@@ -24,6 +24,9 @@ EXAMPLES = [
     "fedbounds counterexample feddro.thm4.1 --case II --set I=2 eta=0.01 --rounds 200",
     "fedbounds run proxskip-gda-fl --problem proxskip-g-norm --set n=5 s=3 --rounds 300",
     "fedbounds verify proxskip",
+    "fedbounds max-step docs/gda_theorem.py:gda.thm1 --vary gamma --set mu=1 L=3",
+    "fedbounds constants --problem-file docs/game.json",
+    "fedbounds run local-gda --problem-file docs/game.json --set gamma=1/10 H=2 --rounds 50",
     "fedbounds check proxskip.thm3.1 --set gamma=1/10 mu=-1 A=1 B=1 C=1 M=4 rho=1/2 p=1/2",
 ]
 
