@@ -27,7 +27,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 
 lint: $(STAMP)
-	$(BIN)/ruff check fedbounds problems verify tests benchmarks
+	$(BIN)/ruff check fedbounds problems verify tests benchmarks tools docs
 
 clean:
 	rm -rf $(VENV) build *.egg-info
