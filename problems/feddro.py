@@ -1,23 +1,24 @@
-"""Federated compositional problems Φ(x) = f((1/K)Σ g_k(x)) + (1/K)Σ h_k(x) (FedDRO eq. (2), L49).
+"""Federated compositional problems Φ(x) = f((1/K)Σ g_k(x)) + (1/K)Σ h_k(x) (FedDRO eq. (2) [L51]).
 
 Every problem exposes vectorized oracles over state arrays shaped (replicas, clients, dim):
 batch means of the stochastic g_k(x; ζ), ∇g_k(x; ζ) (the same ζ can be evaluated at two points,
-as estimator (8) needs, L224) and ∇h_k(x; ξ), plus exact Φ, ∇Φ, x* and the constants of
+as estimator (8) needs [L224]) and ∇h_k(x; ξ), plus exact Φ, ∇Φ, x* and the constants of
 Assumptions 1–3 (B_f, L_f, B_g, L_g, L_h, σ_g, σ_h, Δ_g, Δ_h).
 
-Families (digest ``feddro.md``):
+Families (line numbers [Lnnn] are lines of the arXiv v1 text of arXiv:2311.12652):
 
-* ``feddro-counterexample`` — the Theorem 4.1 instance (L432–L438): K = 2, g_1 = 4x − 4,
-  g_2 = −2x + 4, f(y) = √(y² + 4), Φ(x) = √(x² + 4), x* = 0; exact constants.
-* ``feddro-p1`` — family P1 (§8): g_k = a_k x + c_k, a_k = 1 + A s_k, c_k = −C s_k, s_k = ±1
-  alternating, Gaussian oracle noise of size s; Φ(x) = √(x² + 4) in closed form.
-* ``feddro-p2`` — P1 plus h_k = w_k √((x − m_k)² + 1), (w, m) = (1, 2) / (3, −1), N(0, s_h²)
-  noise on ∇h_k.
-* ``feddro-kl-dro`` — KL-regularized DRO (eq. (4), L68–L71; federated form A.1, L380) of the
-  logistic loss on synthetic heterogeneous classification data.
-* ``feddro-chi2-dro`` — χ²-regularized DRO in the **corrected** CO form (digest §2.3):
-  h = (1/m)Σ(ℓ_i + ℓ_i²/(2λ)), g = (1/m)Σℓ_i, f(u) = −u²/(2λ) (the printed eq. (5), L75–L77,
-  has the wrong sign and misses the mean-loss term).
+* ``feddro-counterexample`` — the Theorem 4.1 instance (Appendix D, eq. (10) [L432–L438]): K = 2,
+  g_1 = 4x − 4, g_2 = −2x + 4, f(y) = √(y² + 4), Φ(x) = √(x² + 4), x* = 0; exact constants.
+* ``feddro-p1`` — family P1 (ours; the paper has no synthetic family): g_k = a_k x + c_k,
+  a_k = 1 + A s_k, c_k = −C s_k, s_k = ±1 alternating, Gaussian oracle noise of size s;
+  Φ(x) = √(x² + 4) in closed form.
+* ``feddro-p2`` — P2 (ours): P1 plus h_k = w_k √((x − m_k)² + 1), (w, m) = (1, 2) / (3, −1),
+  N(0, s_h²) noise on ∇h_k.
+* ``feddro-kl-dro`` — KL-regularized DRO (eq. (4), Section 2.1 [L68–L72]; federated form,
+  Appendix A.1 [L380–L382]) of the logistic loss on synthetic heterogeneous classification data.
+* ``feddro-chi2-dro`` — χ²-regularized DRO in the **corrected** CO form (derived here):
+  h = (1/m)Σ(ℓ_i + ℓ_i²/(2λ)), g = (1/m)Σℓ_i, f(u) = −u²/(2λ) (the printed eq. (5) of
+  Section 2.1 [L73–L77] has the wrong sign and misses the mean-loss term).
 """
 
 from __future__ import annotations
@@ -68,7 +69,7 @@ class CompositionalProblem:
         raise NotImplementedError
 
     def g_jac(self, x: np.ndarray, zeta: Draw | None) -> np.ndarray:
-        """(R, K, d, dg): batch mean of ∇g_k(x_k; ζ) (transposed Jacobian, digest §2.2)."""
+        """(R, K, d, dg): batch mean of ∇g_k(x_k; ζ) (transposed Jacobian, as in eq. (7))."""
         raise NotImplementedError
 
     def grad_h(self, x: np.ndarray, xi: Draw | None) -> np.ndarray:
@@ -102,7 +103,7 @@ class CompositionalProblem:
 # ---------------------------------------------------------------------------------------------
 @dataclass
 class ScalarFamily(CompositionalProblem):
-    """g_k(x; ζ) = (a_k + s ζ_1) x + c_k + s ζ_2, ∇g_k = a_k + s ζ_1, ζ ~ N(0, I_2) (digest §8 P1);
+    """g_k(x; ζ) = (a_k + s ζ_1) x + c_k + s ζ_2, ∇g_k = a_k + s ζ_1, ζ ~ N(0, I_2) (P1, ours);
     h_k(x) = w_k √((x − m_k)² + 1) with ∇h_k(x; ξ) = ∇h_k(x) + s_h ξ (P2; w = 0 for P1)."""
 
     name: str
@@ -227,7 +228,7 @@ def _alternating(K: int) -> np.ndarray:
 
 
 def make_p1(params: dict[str, float], seed: int = 0) -> ScalarFamily:
-    """Family P1 (digest §8): g(x) = x, Φ(x) = √(x² + 4), x* = 0."""
+    """Family P1 (ours): g(x) = x, Φ(x) = √(x² + 4), x* = 0."""
     vals = {k: float(params.get(k, v[0])) for k, v in _P1_PARAMS.items()}
     sk = _alternating(int(vals["K"]))
     if vals["s"] < 0:
@@ -237,20 +238,21 @@ def make_p1(params: dict[str, float], seed: int = 0) -> ScalarFamily:
                         s=vals["s"], x0_value=vals["x0"], params=vals)
 
 
-# the Theorem 4.1 instance's g_k = a_k x + c_k, read from the encoded counterexample (L432–L438)
+# the Theorem 4.1 instance's g_k = a_k x + c_k, read from the encoded counterexample
+# (Appendix D [L432–L438])
 CE_SLOPES = np.array([float(sp.diff(g, COUNTEREXAMPLE.x)) for g in COUNTEREXAMPLE.g])  # (4, −2)
 CE_OFFSETS = np.array([float(g.subs(COUNTEREXAMPLE.x, 0)) for g in COUNTEREXAMPLE.g])  # (−4, 4)
 
 
 def make_counterexample(params: dict[str, float], seed: int = 0) -> ScalarFamily:
-    """The Theorem 4.1 instance: P1 with A = 3, C = 4, K = 2, s = 0 (L432–L438)."""
+    """The Theorem 4.1 instance: P1 with A = 3, C = 4, K = 2, s = 0 (Appendix D [L432–L438])."""
     vals = {"x0": float(params.get("x0", 0.5))}
     return ScalarFamily("feddro-counterexample", a=CE_SLOPES.copy(), c=CE_OFFSETS.copy(),
                         s=0.0, x0_value=vals["x0"], params=vals)
 
 
 def make_p2(params: dict[str, float], seed: int = 0) -> ScalarFamily:
-    """Family P2 (digest §8): P1 plus h_k = w_k √((x − m_k)² + 1); A = C = 0.5 gives
+    """Family P2 (ours): P1 plus h_k = w_k √((x − m_k)² + 1); A = C = 0.5 gives
     x* = −0.4766932835517673. ``het`` scales every client deviation (g_k − g and h_k − h, so
     Δ_g and Δ_h) by het and leaves g, h and Φ unchanged."""
     vals = {k: float(params.get(k, v[0])) for k, v in _P2_PARAMS.items()}
@@ -267,7 +269,7 @@ _P1_PARAMS: dict[str, tuple[float, str]] = {
     "K": (2.0, "number of clients (even)"), "A": (0.5, "slope heterogeneity A (Δ_g = A)"),
     "C": (0.5, "offset heterogeneity C"), "s": (1.0, "oracle noise size s"),
     "x0": (0.5, "initial point x̄⁰"),
-    "gscale": (1.0, "scale of every g_k (B_g ∝ gscale; 1 = the digest's P1)")}
+    "gscale": (1.0, "scale of every g_k (B_g ∝ gscale; 1 = P1 as defined above)")}
 _P2_PARAMS: dict[str, tuple[float, str]] = {
     **_P1_PARAMS, "s_h": (1.0, "noise on ∇h_k"), "alpha_h": (1.0, "scale of the h_k weights w_k"),
     "het": (1.0, "heterogeneity scale: g_k − g and h_k − h times het (Φ unchanged)")}
@@ -285,10 +287,11 @@ def _logistic(z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 class DRO(CompositionalProblem):
     """Per-client finite sums of the logistic loss ℓ_i(x) = log(1 + exp(−y_i a_iᵀx)).
 
-    ``kind='kl'``: g_k = (1/m_k)Σ exp(ℓ_i/λ), f = log, h = 0 (eq. (4), A.1 L380).
-    ``kind='chi2'``: corrected χ² form (digest §2.3): g_k = mean ℓ_i, f(u) = −u²/(2λ),
+    ``kind='kl'``: g_k = (1/m_k)Σ exp(ℓ_i/λ), f = log, h = 0 (eq. (4); Appendix A.1 [L380–L382]).
+    ``kind='chi2'``: corrected χ² form (derived here): g_k = mean ℓ_i, f(u) = −u²/(2λ),
     h_k = mean(ℓ_i + ℓ_i²/(2λ)). Constants are upper bounds valid on the ball ‖x‖ ≤ radius
-    (f = log and f = −u²/2λ are Lipschitz only on bounded ranges of g, digest §2.3)."""
+    (f = log and f = −u²/2λ are Lipschitz only on bounded ranges of g, so Assumption 1.2
+    [L122] needs bounded losses)."""
 
     name: str
     A: np.ndarray  # (K, m, d) features
@@ -429,14 +432,14 @@ def make_dro(kind: str, defaults: dict[str, tuple[float, str]]):
 
 
 DRO_PARAMS: dict[str, tuple[float, str]] = {
-    "K": (4.0, "clients"), "m": (50.0, "samples per client (m_k = m/K in A.1, L380)"),
+    "K": (4.0, "clients"), "m": (50.0, "samples per client (m_k = m/K, Appendix A.1 [L382])"),
     "d": (5.0, "feature dimension"), "hetero": (1.0, "client heterogeneity"),
     "lam": (1.0, "regularization λ"), "radius": (5.0, "ball ‖x‖ ≤ radius of the constants")}
 CHI2_PARAMS: dict[str, tuple[float, str]] = {**DRO_PARAMS, "lam": (2.0, "regularization λ")}
 
 
 # ---------------------------------------------------------------------------------------------
-# closed forms of the regularized DRO inner maximisation (digest §2.3)
+# closed forms of the regularized DRO inner maximisation of eq. (3) [L65] (derived here)
 # ---------------------------------------------------------------------------------------------
 def _project_simplex(v: np.ndarray) -> np.ndarray:
     u = np.sort(v)[::-1]
@@ -447,7 +450,7 @@ def _project_simplex(v: np.ndarray) -> np.ndarray:
 
 def chi2_values(losses: np.ndarray, lam: float) -> dict[str, float]:
     """max_{p ∈ simplex} Σp_iℓ_i − λ(m/2)Σ(p_i − 1/m)² (exact, by projection) vs the corrected
-    form ℓ̄ + Var(ℓ)/(2λ) and the printed eq. (5) −Σℓ_i²/(2λm) + ℓ̄²/(2λ) (L75–L77)."""
+    form ℓ̄ + Var(ℓ)/(2λ) and the printed eq. (5) −Σℓ_i²/(2λm) + ℓ̄²/(2λ) [L75–L77]."""
     ell = np.asarray(losses, float)
     m = ell.size
     p = _project_simplex(1 / m + ell / (lam * m))
@@ -459,7 +462,7 @@ def chi2_values(losses: np.ndarray, lam: float) -> dict[str, float]:
 
 
 def kl_values(losses: np.ndarray, lam: float) -> dict[str, float]:
-    """λ log (1/m)Σ e^{ℓ_i/λ} (exact inner max) vs the printed eq. (4) without λ (L70)."""
+    """λ log (1/m)Σ e^{ℓ_i/λ} (exact inner max) vs the printed eq. (4) without λ [L70]."""
     ell = np.asarray(losses, float)
     lse = float(np.log(np.mean(np.exp(ell / lam))))
     return {"true": lam * lse, "paper_eq4": lse}
@@ -471,13 +474,13 @@ def _entry(name: str, description: str, make: Any, params: dict[str, tuple[float
 
 PROBLEMS = [
     _entry("feddro-counterexample", "Theorem 4.1 instance: K=2, g1=4x-4, g2=-2x+4, f=sqrt(y^2+4) "
-           "(L432-L438)", make_counterexample, {"x0": (0.5, "initial point x̄⁰")}),
+           "(Appendix D)", make_counterexample, {"x0": (0.5, "initial point x̄⁰")}),
     _entry("feddro-p1", "P1: linear heterogeneous g_k, Phi=sqrt(x^2+4), Gaussian oracles "
-           "(digest §8)", make_p1, _P1_PARAMS),
-    _entry("feddro-p2", "P2: P1 plus nonlinear heterogeneous h_k (digest §8)", make_p2, _P2_PARAMS),
+           "(ours)", make_p1, _P1_PARAMS),
+    _entry("feddro-p2", "P2: P1 plus nonlinear heterogeneous h_k (ours)", make_p2, _P2_PARAMS),
     _entry("feddro-kl-dro", "KL-regularized DRO, logistic loss, heterogeneous synthetic clients "
-           "(eq. (4), A.1)", make_dro("kl", DRO_PARAMS), DRO_PARAMS),
-    _entry("feddro-chi2-dro", "chi^2-regularized DRO in the corrected CO form (digest §2.3)",
+           "(eq. (4), Appendix A.1)", make_dro("kl", DRO_PARAMS), DRO_PARAMS),
+    _entry("feddro-chi2-dro", "chi^2-regularized DRO in the corrected CO form (eq. (5) corrected)",
            make_dro("chi2", CHI2_PARAMS), CHI2_PARAMS),
 ]
 
