@@ -6,17 +6,27 @@ counterexample that ``fedbounds counterexample feddro.thm4.1`` runs (exact round
 States are arrays shaped (replicas, clients, dim); every replica and client advances in one
 vectorized step of :func:`fedbounds.verify.algorithm.simulate`. Random streams: ``g`` (the batch
 of g_k and, shared, of ∇g_k), ``h`` (∇h_k) and ``g_grad`` (an independent ∇g_k batch). Choices
-the paper leaves open (digest ``feddro.md`` §4.3 A1–A6) are parameters with the digest's
-defaults: (8) is skipped at t = 0 (A1), ȳ⁰ = g(x̄⁰) (A2), the same batch feeds (7) and (8)
-unless ``batch_independent = 1`` (A3), x_k^{t−1} in (8) is the client's own iterate (A4), β
-constant (A5), and G_T = (1/T)Σ_{t<T}‖∇Φ(x̄^t)‖² with the virtual average x̄^t (A6).
+the paper leaves open are parameters with these defaults (labels A1–A6 are ours):
+
+* A1 — (8) is skipped at t = 0: it needs y_k^{−1}, which Algorithm 2, line 2 [L204] never
+  initialises;
+* A2 — ȳ⁰ = g(x̄⁰) (ȳ⁰ is not specified);
+* A3 — the same batch feeds (7) and (8), as Algorithm 2, line 5 [L207] samples once, unless
+  ``batch_independent = 1`` (what eq. (16) [L674–L675] assumes);
+* A4 — x_k^{t−1} in (8) is the client's own (pre-averaging) iterate;
+* A5 — β constant (Theorem 5.1's β^t = c_βη^t [L234] and Lemma F.5's β^{t+1} = c_βη^t [L890]
+  coincide);
+* A6 — G_T = (1/T)Σ_{t<T}‖∇Φ(x̄^t)‖² with the virtual average x̄^t (the proof of Theorem 5.1
+  averages t = 0..T−1 [L982], Algorithm 2, line 12 [L214] draws a(T) from {1..T}).
+
+Line numbers [Lnnn] are lines of the arXiv v1 text of arXiv:2311.12652.
 
 ȳ^t needs iteration t's batch (8), so a FedDRO state after iteration t holds x^{t+1} and the
 ȳ^t that iteration used: its ``track`` metric recorded at t + 1 is the tracking error of ȳ^t
 (:data:`LAGGED`); :func:`history` runs one more iteration and aligns every metric on t.
 """
 
-# ruff: noqa: E741  (I is the paper's number of local steps, L166)
+# ruff: noqa: E741  (I is the paper's number of local steps, Algorithm 1 [L167])
 
 from __future__ import annotations
 
@@ -43,7 +53,7 @@ class FedAvgCOState(NamedTuple):
     """Algorithm 1: client iterates x_k and the y_k a round start uses in the literal Case I."""
 
     x: np.ndarray  # (R, K, d)
-    y_local: np.ndarray  # (R, K, dg): g_k(x_k) before averaging (L171); ȳ⁰ at t = 0 (L168)
+    y_local: np.ndarray  # (R, K, dg): g_k(x_k) before averaging (Alg. 1, lines 5, 2 [L171, L168])
 
 
 class FedDROState(NamedTuple):
@@ -56,7 +66,7 @@ class FedDROState(NamedTuple):
 
 def theorem_steps(problem: CompositionalProblem, T: int, b: int = 1, I: int = 1,
                   y_err0: float = 0.0) -> dict[str, float]:
-    """η = √(|b|K/T), β = c_βη with c_β = 4B_g⁴L_f² (Theorem 5.1, L234), from the encoded
+    """η = √(|b|K/T), β = c_βη with c_β = 4B_g⁴L_f² (Theorem 5.1 [L234]), from the encoded
     theorem's derived quantities at the problem's constants (engine over feddro.thm5.1)."""
     values = {**problem.constants, "T": T, "b": b, "I": I, "y_err0": y_err0}
     return theorem_at("feddro.thm5.1", values).derived
@@ -82,7 +92,7 @@ def observers(problem: CompositionalProblem, *names: str) -> dict[str, Callable[
 
 def momentum(problem: CompositionalProblem, eta: float, b: int = 1, corrected: bool = False
              ) -> dict[str, float]:
-    """β = c_βη with c_β = 4B_g⁴L_f² (Lemma F.5, L888; ``corrected``: 4max(B_g², B_g⁴)L_f²),
+    """β = c_βη with c_β = 4B_g⁴L_f² (Lemma F.5 [L890]; ``corrected``: 4max(B_g², B_g⁴)L_f²),
     from the encoded lemma's derived quantities (engine over feddro.lemF.5)."""
     values = {**problem.constants, "eta": eta, "b": b, "grad_sq": 0.0, "drift": 0.0}
     return theorem_at("feddro.lemF.5" + (".corrected" if corrected else ""), values).derived
@@ -90,8 +100,8 @@ def momentum(problem: CompositionalProblem, eta: float, b: int = 1, corrected: b
 
 def _steps(problem: CompositionalProblem, config: Mapping[str, Any], tracking: bool
            ) -> tuple[float, float, dict[str, float]]:
-    """η and β: given, or Theorem 5.1's η = √(|b|K/T) and β = c_βη (L234; β capped at 1,
-    digest §9.19)."""
+    """η and β: given, or Theorem 5.1's η = √(|b|K/T) and β = c_βη ([L234]; β capped at 1, as
+    β^t ∈ (0, 1) after eq. (8) [L226] requires: erratum beta-le-1)."""
     eta, beta, used = config["eta"], config.get("beta"), {}
     if eta is None:  # T: the horizon the schedule is for (a Param: build does not see --rounds)
         derived = theorem_steps(problem, config["T"], config["b"], config["I"])
@@ -121,13 +131,14 @@ def _streams(problem: CompositionalProblem, b: int, independent: bool = False) -
 
 def _local_step(problem: CompositionalProblem, x: np.ndarray, y_use: np.ndarray, zg: Any,
                 xi: Any, e: float) -> np.ndarray:
-    """x_k − η(∇h_k(x_k; ξ) + ∇g_k(x_k; ζ)∇f(y_k)) (Algorithm 1 L170, Algorithm 2 (7))."""
+    """x_k − η(∇h_k(x_k; ξ) + ∇g_k(x_k; ζ)∇f(y_k)) (Algorithm 1, line 5, eq. (6) [L171, L180];
+    Algorithm 2, line 6, eq. (7) [L208, L220])."""
     return x - e * (problem.grad_h(x, xi) + np.einsum("rkde,rke->rkd", problem.g_jac(x, zg),
                                                       problem.grad_f(y_use)))
 
 
 def build_fedavg_co(case: str) -> Callable[[CompositionalProblem, Mapping[str, Any]], Method]:
-    """Algorithm 1 (L166–L176), Case I (only x shared) or II (x and y = g(x̄) shared every I)."""
+    """Algorithm 1 [L166–L176], Case I (only x shared) or II (x and y = g(x̄) shared every I)."""
     def build(problem: CompositionalProblem, config: Mapping[str, Any]) -> Method[FedAvgCOState]:
         eta, _, used = _steps(problem, config, tracking=False)
         I, b = config["I"], config["b"]
@@ -145,16 +156,16 @@ def build_fedavg_co(case: str) -> Callable[[CompositionalProblem, Mapping[str, A
             x, y_local = state
             zeta = draws["g"]
             R = x.shape[0]
-            if t % I == 0 and case == "II":  # round start: y = g(x̄) shared (L515–L524)
+            if t % I == 0 and case == "II":  # round start: y = g(x̄) shared (App. D [L515–L524])
                 y_use = np.broadcast_to(problem.g_val(x, zeta).mean(axis=1, keepdims=True),
                                         (R, K, dg))
-            elif t % I == 0 and literal:  # round start: the carried y_k (L168, L171)
+            elif t % I == 0 and literal:  # round start: the carried y_k (Alg. 1 [L168, L171])
                 y_use = y_local
             else:
                 y_use = problem.g_val(x, zeta)
             x = _local_step(problem, x, y_use, zeta, draws["h"], lr(t))
             if literal:
-                y_local = problem.g_val(x, zeta)  # before averaging (L171)
+                y_local = problem.g_val(x, zeta)  # before averaging (Alg. 1, line 5 [L171])
             averaged = (t + 1) % I == 0
             return (FedAvgCOState(average(x) if averaged else x, y_local),
                     np.full(R, float(averaged)))
@@ -168,7 +179,7 @@ def build_fedavg_co(case: str) -> Callable[[CompositionalProblem, Mapping[str, A
 
 
 def build_feddro(problem: CompositionalProblem, config: Mapping[str, Any]) -> Method[FedDROState]:
-    """Algorithm 2 (L202–L226): estimator (8) of g averaged by the server every iteration,
+    """Algorithm 2 [L202–L226]: estimator (8) of g averaged by the server every iteration,
     x averaged every I; β = 1 (``beta`` fixed by the caller) is Theorem 4.2's modified FedAvg."""
     eta, beta, used = _steps(problem, config, tracking=True)
     I, b = config["I"], config["b"]
@@ -187,7 +198,7 @@ def build_feddro(problem: CompositionalProblem, config: Mapping[str, Any]) -> Me
         x, x_prev, ybar = state
         zeta = draws["g"]
         R = x.shape[0]
-        if t > 0:  # estimator (8), averaged by the server (Algorithm 2 steps 2–3); A1
+        if t > 0:  # estimator (8), averaged by the server (Algorithm 2, line 6); A1
             yk = (1 - beta) * (ybar[:, None, :] - problem.g_val(x_prev, zeta)) \
                 + problem.g_val(x, zeta)
             ybar = yk.mean(axis=1)
@@ -211,7 +222,7 @@ def _modified_fedavg(problem: CompositionalProblem, config: Mapping[str, Any]) -
 
 
 _COMMON = {
-    "eta": Param(None, "step size η > 0 (default √(|b|K/T), Theorem 5.1 L234)", low=0,
+    "eta": Param(None, "step size η > 0 (default √(|b|K/T), Theorem 5.1 [L234])", low=0,
                  low_open=True),
     "T": Param(100, "horizon T of the default η and β (default: the run's --rounds)", kind=int,
                low=1),
@@ -220,15 +231,16 @@ _COMMON = {
     "decay_sqrt": Param(0, "1: η^t = η/√(t+1)", kind=int, low=0, high=1)}
 _TRACKING = {
     **_COMMON,
-    "batch_independent": Param(0, "1: independent batches for (7) and (8) (digest A3)",
+    "batch_independent": Param(0, "1: independent batches for (7) and (8) (A3: eq. (16))",
                                kind=int, low=0, high=1),
-    "ybar0_offset": Param(0.0, "ȳ⁰ = g(x̄⁰) + offset (digest A2)")}
+    "ybar0_offset": Param(0.0, "ȳ⁰ = g(x̄⁰) + offset (A2: ȳ⁰ is not specified)")}
 
 FEDAVG_CO_CASE1 = Algorithm(
     "feddro-fedavg-co-case1", "feddro", "Algorithm 1 Case I: FedAvg for CO, only x shared "
-    "(L166-L176); literal=1 for the pseudocode variant, 0 for the proof's (L465)",
+    "(Algorithm 1); literal=1 for the pseudocode variant, 0 for the proof's (Appendix D)",
     build_fedavg_co("I"),
-    {**_COMMON, "literal": Param(0, "1: y computed before averaging (L171)", kind=int, low=0,
+    {**_COMMON, "literal": Param(0, "1: y computed before averaging (Algorithm 1, line 5)",
+                                 kind=int, low=0,
                                  high=1)}, FEDDRO_PROBLEMS, horizon="T")
 FEDAVG_CO_CASE2 = Algorithm(
     "feddro-fedavg-co-case2", "feddro", "Algorithm 1 Case II: FedAvg for CO, x and y = g(x̄) "
@@ -240,7 +252,8 @@ FEDDRO = Algorithm(
     "feddro", "feddro", "FedDRO (Algorithm 2): STORM estimator (8) of g, ȳ every iteration, x "
     "every I; metric track at round t is the error of the ȳ iteration t−1 used",
     build_feddro, {**_TRACKING, "beta": Param(
-        None, "momentum β (default min(1, 4B_g⁴L_f²η), L234)", low=0, high=1)}, FEDDRO_PROBLEMS, horizon="T")
+        None, "momentum β (default min(1, 4B_g⁴L_f²η), Theorem 5.1 [L234])", low=0, high=1)},
+    FEDDRO_PROBLEMS, horizon="T")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -278,7 +291,7 @@ def run_feddro(problem: CompositionalProblem, iterations: int, replicas: int, se
 
 
 def drift_threshold(problem: CompositionalProblem, T: int, b: int = 1) -> float:
-    """I_th = 1 + T^{1/4}/(|b|K)^{3/4}: Corollary 1's local-step condition (L245), from the
+    """I_th = 1 + T^{1/4}/(|b|K)^{3/4}: Corollary 1's local-step condition [L245], from the
     engine over feddro.cor1."""
     at = theorem_at("feddro.cor1", {**problem.constants, "T": T, "b": b, "I": 1, "y_err0": 0.0})
     return 1 + at.conditions["I - 1 <= T^(1/4)/(bK)^(3/4)"][0]
@@ -302,7 +315,7 @@ def potential_descent(cfg: Mapping[str, Any], seed: int, grad_coef: float = 0.5
     replicas ``R``; ``c_beta`` printed or repaired: feddro.lemF.5 or .corrected; ȳ⁰ =
     ``ybar0`` or g(x̄⁰) + ``offset``): FedDRO with independent batches (the proof's premise,
     A3), η = ``eta_frac`` × the largest step Lemmas F.3/F.5 allow, β = c_βη; D_t = V^{t+1} −
-    V^t − RHS_t per replica with V^t = Φ(x̄^t) + ‖ȳ^t − (1/K)Σg_k(x_k^t)‖² (21), L884, and
+    V^t − RHS_t per replica with V^t = Φ(x̄^t) + ‖ȳ^t − (1/K)Σg_k(x_k^t)‖² (21) [L884], and
     RHS_t the lemma's bound, its descent term scaled from the paper's 1/2 to ``grad_coef``.
     ``max_excess``: max_t D_t (one replica) or the largest Bonferroni-simultaneous 95% lower
     bound of E D_t."""
@@ -353,13 +366,13 @@ def potential_descent(cfg: Mapping[str, Any], seed: int, grad_coef: float = 0.5
 _CE_OPTIONS = {
     "decay": Param("none", "step decay: none (constant η) or sqrt (η^t = η/√(t+1))", kind=str,
                    choices=("none", "sqrt")),
-    "variant": Param("proof", "Case I: proof (y_k = g_k(x̄), L465) or literal (Algorithm 1, "
-                     "L171)", kind=str, choices=VARIANTS)}
+    "variant": Param("proof", "Case I: proof (y_k = g_k(x̄), Appendix D [L465]) or literal "
+                     "(Algorithm 1, line 5 [L171])", kind=str, choices=VARIANTS)}
 
 
 def _run_counterexample(case: str, values: Mapping[str, Any], rounds: int,
                         **options: Any) -> dict[str, Any]:
-    """Algorithm 1 on the Theorem 4.1 instance (exact round map, L432–L438)."""
+    """Algorithm 1 on the Theorem 4.1 instance (exact round map; Appendix D [L432–L438])."""
     opts = {}
     for name, p in _CE_OPTIONS.items():
         given = options.get(name)
