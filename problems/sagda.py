@@ -1,9 +1,9 @@
 """SAGDA's theorem inputs, exact on the quadratic games of :mod:`fedbounds.problems.minmax`
-(sagda.md §2, §3; Assumptions 1–4, L67–L86, L205–L207).
+(Assumptions 1–4 [L67–L86, L205–L207]).
 
 The games have identical Hessians and linear terms b_i = b₀ + σ_G e_i, c_i = c₀ + σ_G e'_i, so
 every input of Theorems 1–2 is known in closed form; the Lyapunov gap 𝓛_0 − 𝓛_* is the smallest
-valid one (𝓛_* = inf 𝓛, digest §9 item 10).
+valid one (𝓛_* = inf 𝓛; 𝓛_* is undefined in Theorems 1–2, erratum lyapunov-star).
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ INPUTS_NOTE = ("L_f = max_i ‖H_i‖₂ (joint Hessian of f_i, Assumption 1), �
                "concavity ⇒ PL, Assumption 2); σ_x, σ_y exact (additive Gaussian noise with "
                "E‖ξ_x‖² = σ_x², E‖ξ_y‖² = σ_y², Assumption 3); σ_{x,G}² = (1/M)Σ‖b_i − b̄‖², "
                "σ_{y,G}² = (1/M)Σ‖c_i − c̄‖² — the exact (1/M)Σ_i‖∇_x f_i − ∇_x f‖² since the "
-               "Hessians are identical (Assumption 4 read as the client average, digest §3); "
+               "Hessians are identical (Assumption 4 read as the client average, as in the proof of Lemma 4 [L604]); "
                "D_0 = 𝓛_0 − 𝓛_* with 𝓛 = Φ − f/10 at z_0 and 𝓛_* = inf 𝓛 = (9/10)Φ(x*) "
-               "(closed-form Φ), the smallest valid 𝓛_* (digest §2, §9 item 10)")
+               "(closed-form Φ), the smallest valid 𝓛_* (erratum lyapunov-star)")
 
-# games on which the constants of Φ are checked (sagda.md §8 P3): name, make_game parameters
+# games on which the constants of Φ are checked (claim sagda.p3): name, make_game parameters
 PHI_TEST_GAMES = [("default", {}), ("scalar a=b=μ=1", {"dx": 1, "dy": 1, "a_ratio": 1.0}),
                   ("strong coupling", {"bxy": 3.0, "c_ratio": 4.0}),
                   ("indefinite A", {"a_ratio": -1.0, "bxy": 2.0}),
@@ -38,7 +38,8 @@ def objective(g: MinMaxGame, z) -> float:
 
 def lyapunov_gap(g: MinMaxGame) -> float:
     """D_0 = 𝓛_0 − 𝓛_* exactly: 𝓛(z) = Φ(x) − f(z)/10 = (9/10)Φ(x) + (Φ(x) − f(z))/10 ≥ (9/10)Φ(x*),
-    with equality at the saddle z*, so 𝓛_* = inf 𝓛 = (9/10)Φ(x*) ≤ E𝓛_T (sagda.md §2)."""
+    with equality at the saddle z*, so 𝓛_* = inf 𝓛 = (9/10)Φ(x*) ≤ E𝓛_T (derived here;
+    𝓛_t as in Theorem 1 [L143])."""
     x0 = g.z0[: g.dx]
     return float(g.phi(x0)) - objective(g, g.z0) / 10 - 0.9 * float(g.phi(g.z_star()[: g.dx]))
 

@@ -1,4 +1,4 @@
-"""FSGDA and SAGDA Options I/II as Algorithm units (sagda.md §4.1–4.2, Algorithms 1–2): the
+"""FSGDA and SAGDA Options I/II as Algorithm units (Algorithms 1–2 [L100–L115, L184–L197]): the
 recorded run numbers, the declared parameters, the initial state and one-round identities."""
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def test_parameters_are_validated():
 
 
 def test_option1_control_variates_start_at_z0_for_all_clients():
-    """Γ_0 = 0 (L792): v_i = ∇f_i(z_0) for all M clients (σ = 0)."""
+    """Γ_0 = 0 (proof of Theorem 1, Appendix B.2 [L792]): v_i = ∇f_i(z_0) for all M clients (σ = 0)."""
     g = make_game({"M": 5, "sigma_G": 3.0}, 1)
     state = SAGDA_I.method(g, {"m": 2}).init(2, 0)
     assert isinstance(state, SAGDA1State) and state.V.shape == (2, 5, g.d)
@@ -55,7 +55,7 @@ def test_option1_control_variates_start_at_z0_for_all_clients():
 
 
 def test_option2_at_one_local_step_equals_fsgda():
-    """K = 1: the corrections −v_i + v̄ average to zero over S_t (sagda.md §8 P2), noisy, m < M,
+    """K = 1: the corrections −v_i + v̄ average to zero over S_t (claim sagda.p2, derived here), noisy, m < M,
     heterogeneous Hessians."""
     g = make_game({"M": 6, "sigma_x": 1.0, "sigma_y": 1.0, "sigma_G": 4.0, "hess_spread": 0.3}, 2)
     cfg = {"K": 1, "m": 3, "eta_xl": 0.02, "eta_yl": 0.05, "eta_xg": 2.0, "eta_yg": 2.0}
@@ -67,7 +67,7 @@ def test_option2_at_one_local_step_equals_fsgda():
 
 
 def test_steps_for_gives_the_per_round_steps():
-    """γ = η_l η_g K (sagda.md §2 "Effective step", L174)."""
+    """γ = η_l η_g K (η_x = η_{x,l}η_{x,g}, remark after Theorem 1 [L174])."""
     s = steps_for(0.01, 0.5, 20.0, 4)
     assert s["eta_xl"] * s["eta_xg"] * s["K"] == pytest.approx(0.01)
     assert s["eta_yl"] * s["eta_yg"] * s["K"] == pytest.approx(0.5)

@@ -1,4 +1,4 @@
-"""SAGDA claims (sagda.md §8): registration, verdict fields and the numbers in the evidence of
+"""SAGDA claims (predictions P1–P16): registration, verdict fields and the numbers in the evidence of
 the bound-validity claims (p9d, p16), the exact identity (p2), the exact sampling floor (p9b)
 and Theorem 1-II under partial participation (p8, slow). Perturbations are covered by the
 generic contract test (tests/contract/test_claims.py)."""
@@ -58,7 +58,7 @@ def test_bound_claims_evidence(verdicts):
     diff = het["printed_vs_corrected"]["terms_that_differ"]
     assert set(diff) == {"statistical (x)", "sampling variance psi_4"}
     assert diff["sampling variance psi_4"]["corrected"] == pytest.approx(
-        2 * diff["sampling variance psi_4"]["printed"])  # Thm 2 L226 vs L637 (erratum)
+        2 * diff["sampling variance psi_4"]["printed"])  # Theorem 2 ψ4 [L226] vs Appendix B.1 [L637] (erratum)
     for r in v.evidence["runs"]:
         assert r["sagda.thm2"]["conditions_hold"] and 0 < r["sagda.thm2"]["ratio"] < 1
     w = verdicts["sagda.p16"]
@@ -69,8 +69,8 @@ def test_bound_claims_evidence(verdicts):
 
 
 def test_two_time_scale_ratio_is_at_least_twenty_kappa_squared(verdicts):
-    """Every feasible case of p12 has (η_y/η_x)/(20κ²) ≥ 1, the smallest close to 1 (L150,
-    L164, L217: the bound is tight for small steps)."""
+    """Every feasible case of p12 has (η_y/η_x)/(20κ²) ≥ 1, the smallest close to 1 (Theorem 1
+    eqs. (13), (16), Theorem 2 eq. (9) [L150, L164, L217]: the bound is tight for small steps)."""
     ratios = [r["eta_y/eta_x_over_20kappa2"] for r in verdicts["sagda.p12"].evidence["cases"]
               if "max_eta_xg" in r]
     assert len(ratios) == 16 and min(ratios) >= 1 - 1e-9
@@ -83,7 +83,7 @@ def test_exact_identity_option2_equals_fsgda_at_k1(quick_verdict):
 
 
 def test_sampling_floor_linear_in_heterogeneity(quick_verdict):
-    """Exact floors (all C(5, 2) client sets): slope 1 in σ_G² to 1e-9 (Thm 2 ψ_4 L226)."""
+    """Exact floors (all C(5, 2) client sets): slope 1 in σ_G² to 1e-9 (Theorem 2, ψ4 [L226])."""
     v = quick_verdict("sagda.p9b")
     assert v.verdict == "confirmed"
     assert v.statistic == pytest.approx(1.0, abs=1e-9)

@@ -26,7 +26,7 @@ from fedbounds.verify.exact.sagda import (
 
 
 def test_effective_step_identity_holds_for_all_three_algorithms():
-    """Δx = −η_{x,l}η_{x,g}K·(average direction) (sagda.md §2, L512–L513), m < M, K = 3;
+    """Δx = −η_{x,l}η_{x,g}K·(average direction) (Appendix B.1 update rule [L512–L513]), m < M, K = 3;
     heterogeneous Hessians for FSGDA and Option II (Option I's control variates sit at z_0,
     which the identity's v_i = ∇f_i(z_t) matches only for identical Hessians)."""
     cfg = {"eta_xl": 0.04, "eta_yl": 0.06, "eta_xg": 1.3, "eta_yg": 0.7, "K": 3, "m": 3}
@@ -50,7 +50,8 @@ def test_sampling_floor_at_full_participation_is_the_fixed_point():
 
 
 def test_lemma_right_hand_sides_by_hand():
-    """Lemma 4 (L603), the sampling bound (L640) and Lemma 1 (L526–L536)."""
+    """Lemma 4 [L603], the sampling bound of the proof of Theorem 2 [L640] and Lemma 1
+    [L526–L536] (Appendix B.1)."""
     base = {"K": 4, "M": 6, "m": 3, "eta_xl": 0.1, "eta_yl": 0.2, "sigma_x": 1.0, "sigma_y": 2.0}
     drift = lemma_rhs("Lemma 4 drift", {**base, "g_xi2": 3.0, "g_yi2": 5.0})
     assert drift == pytest.approx(20 * 16 * (0.01 * 3 + 0.04 * 5) + 5 * 4 * (0.01 + 0.04 * 4))
@@ -61,14 +62,14 @@ def test_lemma_right_hand_sides_by_hand():
 
 
 def test_drift_cap_is_condition_7():
-    """8K(K − 1)(2K − 1)L_f² η_l² ≤ 1 (Theorem 2, L215)."""
+    """8K(K − 1)(2K − 1)L_f² η_l² ≤ 1 (Theorem 2, eq. (7) [L215])."""
     for K, L_f in ((2, 1.0), (4, 1.5), (7, 0.3)):
         assert drift_cap(K, L_f) == pytest.approx(
             1 / math.sqrt(8 * K * (K - 1) * (2 * K - 1) * L_f**2), rel=1e-14)
 
 
 def test_two_time_scale_ratio_is_twenty_kappa_squared():
-    """η_y/η_x > 20L_f²/μ² (L150, L164, L217)."""
+    """η_y/η_x > 20L_f²/μ² (Theorem 1 eqs. (13), (16), Theorem 2 eq. (9) [L150, L164, L217])."""
     for tid in ("sagda.thm2", "sagda.thm1.opt1", "sagda.thm1.opt2"):
         assert two_time_scale_ratio(tid, 1.5, 1.0) == pytest.approx(45.0, rel=1e-15)
         assert two_time_scale_ratio(tid, 2.0, 0.5) == pytest.approx(320.0, rel=1e-15)
@@ -88,8 +89,8 @@ def test_max_steps_are_admissible_and_maximal():
 
 
 def test_constants_of_phi_on_the_scalar_game():
-    """f = ½x² + xy − ½y²: Φ(x) = x² + …, ‖∇²Φ‖ = 2 ≤ L = √2 + 2 (L88); the error bound of
-    Lemma 2 (L556–L560) holds at every sampled point."""
+    """f = ½x² + xy − ½y²: Φ(x) = x² + …, ‖∇²Φ‖ = 2 ≤ L = √2 + 2 (Section 3 [L88]); the error bound of
+    Lemma 2 [L556–L560] holds at every sampled point."""
     g = make_game({"dx": 1, "dy": 1, "a_ratio": 1.0}, 0)
     r = phi_constant_ratios(g, 500, 0)
     assert r["hess_phi_norm"] == pytest.approx(2.0, rel=1e-12)

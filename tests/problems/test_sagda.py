@@ -1,4 +1,4 @@
-"""SAGDA's theorem inputs on the quadratic games (problems/sagda.py; sagda.md §2, §3)."""
+"""SAGDA's theorem inputs on the quadratic games (problems/sagda.py; Assumptions 1–4, Theorem 1)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from fedbounds.problems.sagda import lyapunov_gap, objective, theorem_inputs
 def test_lyapunov_gap_on_the_scalar_game_by_hand():
     """f = ½x² + xy − ½y² + b̄x − c̄y: y*(x) = x − c̄, Φ(x) = x² + (b̄ − c̄)x + c̄²/2, so
     𝓛_* = (9/10)Φ(x*) = (9/10)(c̄²/2 − (b̄ − c̄)²/4) and, at z_0 = (1, 0), 𝓛_0 = Φ(1) − (½ + b̄)/10
-    (𝓛 = Φ − f/10, sagda.md §2; L143, L154)."""
+    (𝓛 = Φ − f/10, Theorem 1 [L143, L154])."""
     g = make_game({"dx": 1, "dy": 1, "a_ratio": 1.0, "sigma_G": 2.0, "M": 4}, 0)
     _, _, _, b, c = g.mean_blocks()
     b, c = float(b[0]), float(c[0])

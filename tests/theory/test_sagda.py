@@ -369,7 +369,7 @@ def _verdicts(rep) -> dict[tuple[str, str], str]:
 
 
 def test_cor1_printed_cap_breaks_the_rate(reports) -> None:
-    """digest §9 item 7, from the derivation: at fixed K the printed local cap makes ψ1 decay
+    """Erratum cor1-local-cap, from the derivation: at fixed K the printed local cap makes ψ1 decay
     like K⁴/√(mKT), so T_ε carries K⁸ relative to the claimed 1/(mKε⁴) (L180)."""
     rep = reports["sagda.cor1"]
     row = next(r for r in rep.regimes[0].rows if r.cost == "communications")
@@ -388,7 +388,7 @@ def test_cor2_agrees_and_k_over_m_gives_eps_minus_two(reports) -> None:
 
 def test_cor3_table1_communication_claim_is_refuted_by_derivation(reports) -> None:
     """Corollary 3's own rate agrees; Table 1's O(ε⁻²) for FSGDA (Cor. 2, 3) does not come out
-    for K = 1 nor for K = T/m (digest §9 item 8): the derived rounds are 1/(mε⁴)."""
+    for K = 1 nor for K = T/m (erratum table1-cor3-communication): the derived rounds are 1/(mε⁴)."""
     rep = reports["sagda.cor3"]
     v = _verdicts(rep)
     assert v[("general", "communications")] == "agree"

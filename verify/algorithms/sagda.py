@@ -1,4 +1,4 @@
-"""SAGDA (Options I and II) and FSGDA (sagda.md §4.1–4.2, Algorithms 1–2, L100–116, L184–197).
+"""SAGDA (Options I and II) and FSGDA (Algorithms 1–2 [L100–L115, L184–L197]).
 
 All three share one round: the server broadcasts z_t to m clients sampled uniformly without
 replacement, each runs K local descent–ascent steps with local steps η_{x,l}, η_{y,l} on the
@@ -6,7 +6,8 @@ direction ∇f_i(z^k; ξ^k) − v_i + v̄ (SAGDA Eqs. (2)–(3); FSGDA: v = v̄ 
 z_{t+1} = z_t + η_g ⊙ ((1/m) Σ_{S_t} z_i^{K+1} − z_t) with two-sided steps η_{x,g}, η_{y,g}.
 
 * Option I: client control variates v_i = ∇f_i(w_{t,i}; ξ) refreshed at z_t when sampled (stale
-  otherwise), v̄ = (1/M) Σ_{i∈[M]} v_i; initialised at z_0 for all M clients (Γ_0 = 0, L792; §9 #9).
+  otherwise), v̄ = (1/M) Σ_{i∈[M]} v_i; initialised at z_0 for all M clients (Γ_0 = 0, Appendix B.2
+  [L792]; Algorithm 1 leaves the initialisation out).
 * Option II: fresh v_i = ∇f_i(z_t; ξ_{t,i}) for i ∈ S_t and v̄ = (1/m) Σ_{S_t} v_i.
 
 The three are one :func:`build_sagda` with ``option`` 0 (FSGDA), 1 or 2 bound by
@@ -112,7 +113,7 @@ def build_sagda(g: MinMaxGame, config: Mapping[str, Any], option: int = 0) -> Me
 
 def steps_for(gamma_x: float, gamma_y: float, eta_g: float, K: int) -> dict[str, float]:
     """Local steps for per-round steps γ = η_l η_g K and server step η_g on both blocks
-    (sagda.md §2 "Effective step")."""
+    (η_x = η_{x,l}η_{x,g}, remark after Theorem 1 [L174])."""
     return {"eta_xl": gamma_x / (eta_g * K), "eta_yl": gamma_y / (eta_g * K), "eta_xg": eta_g,
             "eta_yg": eta_g, "K": K}
 
@@ -120,8 +121,8 @@ def steps_for(gamma_x: float, gamma_y: float, eta_g: float, K: int) -> dict[str,
 def local_phase(g: MinMaxGame, zt: np.ndarray, eta: float, K: int, replicas: int,
                 rng: np.random.Generator) -> tuple[list[np.ndarray], list[np.ndarray],
                                                    list[np.ndarray]]:
-    """K noisy local steps of every client from z_t with η_{x,l} = η_{y,l} = η (FSGDA, Alg. 2
-    lines 5–8), ``replicas`` independent noise draws: the iterates z^j_{t,i} (j = 0..K, each
+    """K noisy local steps of every client from z_t with η_{x,l} = η_{y,l} = η (FSGDA, Algorithm 2,
+    lines 7–8 [L192–L194]), ``replicas`` independent noise draws: the iterates z^j_{t,i} (j = 0..K, each
     (R, M, d)), the stochastic gradients (K of them) and the noise-free gradients along the
     noise-free trajectory (K of them, (M, d))."""
     s = signed(g, eta, eta)

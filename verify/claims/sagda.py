@@ -1,4 +1,4 @@
-"""Claims of SAGDA / FSGDA (sagda.md §8, P1–P12, P15, and our P16) on min-max quadratic games:
+"""Claims of SAGDA / FSGDA (P1–P12, P15, and our P16) on min-max quadratic games:
 exact round maps where affine (P1, P9), Monte Carlo with replica intervals (P2, P4–P8, P9d, P10,
 P16), the theorems' conditions through the engine (P11, P12, P15)."""
 
@@ -55,7 +55,7 @@ def _floor(alg: Algorithm, g: Any, config: dict[str, Any], T: int, R: int, seed:
 @claim("sagda.p1", title="Effective-rate identity η_x = η_{x,l}η_{x,g} (no K)",
        prediction="one round moves x by −η_{x,l}η_{x,g}K × (average local direction), y by "
                   "+η_{y,l}η_{y,g}K × (average), for FSGDA and both SAGDA options (machine "
-                  "precision)", source="sagda.md §8 P1, §2; L174, L512–L513",
+                  "precision)", source="remark after Theorem 1 [L174]; Appendix B.1 update rule [L512–L513]",
        rule=Interval("predicted", 1e-10), params={"predicted": 0.0}, perturb={"predicted": 1.0},
        figure=FigureSpec("Effective-step identity: max relative error per algorithm",
                          "option (0 = FSGDA)", "max |Δz − (∓η_lη_gK·avg direction)|",
@@ -79,7 +79,7 @@ def p1(params: Mapping[str, Any], seed: int) -> Measurement:
 
 @claim("sagda.p2", title="SAGDA Option II at K = 1 equals FSGDA",
        prediction="identical iterates under shared random streams (the control variates cancel)",
-       source="sagda.md §8 P2, §4.2 [ours]", rule=Interval("predicted", 1e-12),
+       source="derived here: Algorithm 1 Option II and Algorithm 2 at K = 1 (update rules of Appendices B.1 and B.3 [L517–L518, L803–L804])", rule=Interval("predicted", 1e-12),
        params={"predicted": 0.0, "T": 300, "R": 8}, profiles={"full": {"T": 3000, "R": 32}},
        perturb={"predicted": -1.0},
        figure=FigureSpec("SAGDA-II vs FSGDA at K = 1: |Δ‖∇Φ‖²| per round", "round",
@@ -102,7 +102,8 @@ def p2(params: Mapping[str, Any], seed: int) -> Measurement:
 @claim("sagda.p3", title="Constants of Φ: ‖∇²Φ‖ ≤ L_f + L_f²/μ and the PL error bound",
        prediction="on quadratic games ‖∇²Φ‖ ≤ L and ‖∇Φ(x) − ∇_x f(x, y)‖² ≤ (L_f²/μ²)‖∇_y f(x, "
                   "y)‖²: every measured/theoretical ratio ≤ 1",
-       source="sagda.md §8 P3; L85–L88, Lemma 2 L556–L560", rule=UpperBound("scale"),
+       source="Section 3, smoothness of Φ [L88]; proof of Lemma 2, Appendix B.1 [L556–L560]",
+       rule=UpperBound("scale"),
        params={"scale": 1.0, "points": 2000}, profiles={"full": {"points": 20000}},
        perturb={"scale": 0.1},
        figure=FigureSpec("Constants of Φ: measured / theoretical", "game",
@@ -129,7 +130,8 @@ def p3(params: Mapping[str, Any], seed: int) -> Measurement:
        prediction="at a fixed z_t, E‖z^j_{t,i} − z_t‖² ≤ drift_i_F (every j ≤ K + 1), E‖u_x‖² ≤ "
                   "2‖∇_x f‖² + 2(1 − m/M)σ_{x,G}²/m and E‖u_x − e_x‖² ≤ 4E‖ē_x‖² + 4E‖u_x‖² + "
                   "2σ_x²/(mK) (x and y): every lhs/rhs ≤ 1",
-       source="sagda.md §8 P4, §6; L526–L536, L603, L640", theorems=("sagda.thm2",),
+       source="Lemma 1 [L526–L536], proof of Lemma 4 [L603] and proof of Theorem 2 [L640] "
+              "(Appendix B.1)", theorems=("sagda.thm2",),
        rule=UpperBound("scale", end="lower"), params={"scale": 1.0, "R": 4000},
        profiles={"full": {"R": 40000}}, perturb={"scale": 0.1},
        figure=FigureSpec("Lemma-level checks at a fixed z_t: lhs / rhs", "check",
@@ -160,7 +162,8 @@ def p4(params: Mapping[str, Any], seed: int) -> Measurement:
 
 @claim("sagda.p5", title="Rate O(1/√(mKT)) vs T under the Cor 1/2 schedule (m = M)",
        prediction="(1/T) Σ E‖∇Φ(x_t)‖² decays like T^{-1/2}: log-log slope at most −1/2 "
-                  "(flatter than −0.4 refutes)", source="sagda.md §8 P5; Cor 1 L178, Cor 2 L234",
+                  "(flatter than −0.4 refutes)",
+       source="Corollary 1 [L178–L180], Corollary 2 [L234–L236]",
        theorems=("sagda.cor1", "sagda.cor2"), rule=AtMost("slope", 0.1),
        params={"slope": -0.5, "Ts": (1000, 4000, 16000), "R": 8},
        profiles={"full": {"Ts": (1000, 4000, 16000, 64000), "R": 32}}, perturb={"slope": -1.0},
@@ -198,7 +201,7 @@ def p5(params: Mapping[str, Any], seed: int) -> Measurement:
 
 @claim("sagda.p6a", title="Linear speedup in K (full participation)",
        prediction="at fixed γ_x = η_xK, γ_y and small η_l the noise floor ∝ 1/(mK): slope −1 in K",
-       source="sagda.md §8 P6; Cor 1/2 L178, L234", theorems=("sagda.cor1", "sagda.cor2"),
+       source="Corollaries 1 and 2 [L180–L182, L236–L238]", theorems=("sagda.cor1", "sagda.cor2"),
        rule=Interval("slope", 0.15), params={"vary": "K", "slope": -1.0, "T": 1200, "R": 32},
        profiles={"full": {"T": 5000, "R": 64}}, perturb={"slope": 0.0},
        figure=FigureSpec("FSGDA noise floor vs K (γ_x = 0.01, γ_y = 0.5, η_g = 20)", "K",
@@ -221,7 +224,8 @@ def p6a(params: Mapping[str, Any], seed: int) -> Measurement:
 
 
 p6b = p6a.variant("sagda.p6b", title="Linear speedup in m (σ_G = 0)",
-                  prediction="floor ∝ 1/m at K = 1: slope −1 in m", source="sagda.md §8 P6; Cor 1",
+                  prediction="floor ∝ 1/m at K = 1: slope −1 in m",
+                  source="Corollary 1 and the remark after it [L180–L182]",
                   theorems=("sagda.cor1",), params={"vary": "m"},
                   figure=FigureSpec("FSGDA noise floor vs m (γ_x = 0.01, γ_y = 0.5, η_g = 20)",
                                     "m", "stationary E‖∇Φ‖²", logx=True))
@@ -229,7 +233,9 @@ p6b = p6a.variant("sagda.p6b", title="Linear speedup in m (σ_G = 0)",
 
 @claim("sagda.p7", title="SAGDA Option I is heterogeneity-free",
        prediction="the trajectory-averaged ‖∇Φ‖² of Option I does not change with σ_G (m < M, "
-                  "σ = 0)", source="sagda.md §8 P7; Table 1 'BGD not needed'",
+                  "σ = 0)",
+       source="Table 1, SAGDA row 'BGD not needed' [L46]; Theorem 1 Option I, no σ_G "
+              "[L154]",
        theorems=("sagda.thm1.opt1",), rule=Interval(0.0, 1e-6),
        params={"algorithm": "sagda1", "T": 400, "R": 8}, profiles={"full": {"T": 4000, "R": 16}},
        perturb={"algorithm": "fsgda"},
@@ -259,7 +265,7 @@ def p7(params: Mapping[str, Any], seed: int) -> Measurement:
 
 @claim("sagda.p8a", title="Theorem 1 Option II bound under partial participation (m < M)",
        prediction="with σ = 0, (1/T) Σ E‖∇Φ(x_t)‖² ≤ 2(L_0 − L_*)/(η_xKT) whatever σ_G (printed "
-                  "Thm 1-II)", source="sagda.md §8 P8, §9 #1; Thm 1 L168",
+                  "Thm 1-II)", source="Theorem 1, Option II [L168]",
        theorems=("sagda.thm1.opt2",), errata=("thm1-opt2-sampling",),
        rule=AtMost("reference"), params={"m": 2, "bound_scale": 1.0, "T": 20000, "R": 8},
        profiles={"full": {"R": 16}}, perturb={"bound_scale": 0.5},
@@ -267,7 +273,8 @@ def p7(params: Mapping[str, Any], seed: int) -> Measurement:
                          "running average of ‖∇Φ(x_t)‖²", logx=True))
 def p8a(params: Mapping[str, Any], seed: int) -> Measurement:
     """SAGDA Option II, scalar game, M = 10, σ_G = 100, σ = 0: replica CI of the trajectory
-    average vs Theorem 1-II's bound (exact 𝓛_0 − 𝓛_*) × bound_scale (§9 #1: fails for m < M)."""
+    average vs Theorem 1-II's bound (exact 𝓛_0 − 𝓛_*) × bound_scale (erratum
+    thm1-opt2-sampling: fails for m < M)."""
     T, R, m = params["T"], params["R"], params["m"]
     pset = {"M": 10, "dx": 1, "dy": 1, "a_ratio": 1.0, "sigma_G": 100.0, "x0": 1.0, "y0": 0.0}
     g = make_game(pset, seed)
@@ -290,13 +297,14 @@ def p8a(params: Mapping[str, Any], seed: int) -> Measurement:
 
 
 p8b = p8a.variant("sagda.p8b", title="Theorem 1 Option II bound under full participation (m = M)",
-                  prediction="the same bound with m = M", source="sagda.md §8 P8 (control)",
+                  prediction="the same bound with m = M",
+                  source="Theorem 1, Option II [L168] (control at m = M)",
                   errata=(), params={"m": 10}, perturb={"m": 2})
 
 
 @claim("sagda.p9a", title="FSGDA heterogeneity bias ∝ K²η_l² at fixed γ (m = M)",
        prediction="halving η_l (doubling η_g) cuts the σ_G part of the floor 4×: slope 2 in η_l",
-       source="sagda.md §8 P9(a); Thm 2 ψ_3 L221", theorems=("sagda.thm2",),
+       source="Theorem 2, ψ3 [L221, L225]", theorems=("sagda.thm2",),
        rule=Interval("slope", 0.15), params={"slope": 2.0}, perturb={"slope": 1.0},
        figure=FigureSpec("FSGDA (m = M) fixed-point bias vs η_l at fixed γ", "η_{x,l}",
                          "‖∇Φ(x_fp)‖²", logx=True))
@@ -327,7 +335,7 @@ def _sampling_floor(sigma_G: float, K: int, seed: int) -> tuple[float, RunConfig
 
 @claim("sagda.p9b", title="FSGDA sampling floor linear in σ_G² (m < M)",
        prediction="the extra floor ∝ γ_x(1 − m/M)σ_{x,G}²/m: slope 1 in σ_G²",
-       source="sagda.md §8 P9(b); Thm 2 ψ_4 L226", theorems=("sagda.thm2",),
+       source="Theorem 2, ψ4 [L221, L226]", theorems=("sagda.thm2",),
        errata=("thm2-psi4-factor2",), rule=Interval("slope", 0.1), params={"slope": 1.0},
        perturb={"slope": 2.0},
        figure=FigureSpec("FSGDA (m = 2 < M = 5) exact sampling floor vs σ_G²", "σ_G²",
@@ -346,7 +354,8 @@ def p9b(params: Mapping[str, Any], seed: int) -> Measurement:
 
 @claim("sagda.p9c", title="FSGDA sampling floor independent of K at fixed γ (m < M)",
        prediction="no speedup in K under partial participation (Cor 3)",
-       source="sagda.md §8 P9(b); Cor 3 L242", theorems=("sagda.thm2", "sagda.cor3"),
+       source="Corollary 3 and the remark after it [L244–L246]",
+       theorems=("sagda.thm2", "sagda.cor3"),
        rule=Interval("predicted", 0.1), params={"predicted": 0.0}, perturb={"predicted": 1.0},
        figure=FigureSpec("FSGDA (m = 2 < M = 5) exact sampling floor vs K at fixed γ", "K",
                          "stationary E‖∇Φ‖²", logx=True))
@@ -378,7 +387,8 @@ BOUND_CLAIMS: dict[str, tuple[list[tuple[str, dict, int, str]], Algorithm, tuple
        prediction="with η from engine.max_step on sagda.thm2 and exact L_f, μ, σ, σ_G, 𝓛_0 − 𝓛_*, "
                   "the measured (1/T) Σ E‖∇Φ(x_t)‖² is at most the Theorem 2 bound, printed "
                   "(L_f/100, ψ4) and corrected (L_f/10, 2ψ4): observed/bound ≤ 1",
-       source="sagda.md §8 P9 (check against bound_F and bound_F_derived); Thm 2 L211–L226",
+       source="Theorem 2 [L211–L226], printed and as derived in its proof (Appendix B.1 "
+              "[L630–L649])",
        theorems=("sagda.thm2", "sagda.thm2.corrected"), errata=("thm2-lf100", "thm2-psi4-factor2"),
        rule=UpperBound("bound_scale", end="lower"),
        params={"theorem": "thm2", "bound_scale": 1.0, "T": 3000, "R": 8},
@@ -428,7 +438,8 @@ p16 = p9d.variant(
     prediction="ours: with η from engine.max_step on sagda.thm1.opt1 (resp. .corrected), M/m = 2 "
                "and exact constants, the measured (1/T) Σ E‖∇Φ(x_t)‖² of SAGDA Option I is at "
                "most the Theorem 1-I bound: observed/bound ≤ 1",
-    source="ours; Thm 1 L141–L158, sagda.md §9 items 2, 4", own=True,
+    source="our prediction; Theorem 1 Option I [L141–L158], its proof (Appendix B.2 "
+           "[L789]) and Lemma 5 [L673–L680]", own=True,
     theorems=("sagda.thm1.opt1", "sagda.thm1.opt1.corrected"),
     errata=("thm1-opt1-a2-replaced", "lemma5-coefficient"), params={"theorem": "thm1.opt1"},
     figure=FigureSpec("SAGDA Option I at max-step steps vs Theorem 1-I (printed, corrected)",
@@ -437,15 +448,16 @@ p16 = p9d.variant(
 
 @claim("sagda.p10", title="SAGDA Option I floor ∝ 1/K under partial participation",
        prediction="Thm 1-I statistical term ∝ γ_x/(mK): slope −1 in K at fixed γ, m = 2 < M = 10",
-       source="sagda.md §8 P10, §9 #3; Thm 1 L154", theorems=("sagda.thm1.opt1",),
+       source="Theorem 1 Option I, statistical error [L154]; Lemma 7 [L724–L737]",
+       theorems=("sagda.thm1.opt1",),
        errata=("thm1-opt1-a2-replaced", "lemma7-noise"), rule=Interval("slope", 0.15),
        params={"slope": -1.0, "T": 1200, "R": 32}, profiles={"full": {"T": 5000, "R": 64}},
        perturb={"slope": 0.5},
        figure=FigureSpec("Noise floor vs K at fixed γ, m = 2 < M = 10", "K", "stationary E‖∇Φ‖²",
                          logx=True))
 def p10(params: Mapping[str, Any], seed: int) -> Measurement:
-    """Stationary floors of SAGDA Option I (and FSGDA, shown) vs K ∈ {1, 4, 16}; sagda.md §8 P10
-    measured them flat (stale noisy control variates)."""
+    """Stationary floors of SAGDA Option I (and FSGDA, shown) vs K ∈ {1, 4, 16}; our earlier
+    runs measured them flat (stale noisy control variates, erratum lemma7-noise)."""
     T, R = params["T"], params["R"]
     g = make_game(NOISY_HOMOGENEOUS, seed)
     Ks = [1, 4, 16]
@@ -464,7 +476,8 @@ def p10(params: Mapping[str, Any], seed: int) -> Measurement:
 
 @claim("sagda.p11", title="Theorem 1 Option I admissible steps shrink as (M/m)^-2",
        prediction="a_2 ∼ (M/m)² in conditions (11)–(13): the max-step γ_y = η_yK has log-log "
-                  "slope −2 in M/m", source="sagda.md §8 P11, §9 item 2; Thm 1 L147–L152",
+                  "slope −2 in M/m",
+       source="Theorem 1 Option I, eqs. (11)–(13) and a_2 [L148–L152]",
        theorems=("sagda.thm1.opt1", "sagda.thm1.opt1.corrected"),
        errata=("thm1-opt1-a2-replaced", "lemma5-coefficient"), rule=Interval("slope", 0.1),
        params={"slope": -2.0}, perturb={"slope": -1.0},
@@ -488,7 +501,8 @@ def p11(params: Mapping[str, Any], seed: int) -> Measurement:
         evidence={"M/m": r.tolist(), "gamma_y_cap": caps, "fit": fit.as_dict(),
                   "printed_vs_corrected": comp,
                   "note": "corrected 2a_2 exceeds the printed (L + L_f/10) + 4 once M/m > "
-                          "(1 + √3)/2 (Lemma 5 fixed; (1 + √5)/2 unfixed, digest §9 item 2)"})
+                          "(1 + √3)/2 (Lemma 5 fixed; (1 + √5)/2 unfixed, erratum "
+                          "thm1-opt1-a2-replaced)"})
 
 
 P12_CASES = [(1.5, 1.0, 1, 10, 5), (1.5, 1.0, 4, 10, 5), (2.0, 0.5, 2, 10, 10),
@@ -499,7 +513,8 @@ P12_THMS = ("sagda.thm2", "sagda.thm1.opt1", "sagda.thm1.opt1.corrected", "sagda
 @claim("sagda.p12", title="Two-time-scale requirement η_y/η_x > 20L_f²/μ²",
        prediction="the conditions of Theorems 1-I, 1-II and 2 admit no η_x with η_y/η_x ≤ 20κ² "
                   "(max-step ratio /(20κ²) ≥ 1, → 1 for small steps)",
-       source="sagda.md §8 P12; L150, L164, L217", theorems=P12_THMS,
+       source="Theorem 1, eqs. (13) and (16), and Theorem 2, eq. (9) [L150, L164, L217]",
+       theorems=P12_THMS,
        rule=LowerBound("predicted", 1e-9), params={"predicted": 1.0}, perturb={"predicted": 1.5},
        figure=FigureSpec("Two-time-scale: (η_y/η_x at the largest admissible η_x)/(20κ²)",
                          "case", "ratio (≥ 1 predicted)", logy=False, kind="scatter"))
@@ -518,7 +533,7 @@ def p12(params: Mapping[str, Any], seed: int) -> Measurement:
         evidence={"cases": rows, "empirical_equal_steps": {
             "config": cfg, "rounds": T, "grad_phi_sq_start_end": [float(gp[0]), float(gp[-1])],
             "note": "η_y/η_x = 1 ≪ 20κ² = 45 still converges: the conditions are sufficient, "
-                    "not necessary (digest §8 P12)"}},
+                    "not necessary (derived here)"}},
         run=RunConfig("fsgda", QUADRATIC, {"M": 10, **cfg}, T, 1, seed))
 
 
@@ -529,7 +544,9 @@ P15_THMS = ("sagda.thm1.opt1", "sagda.thm1.opt1.corrected", "sagda.thm1.opt2", "
 @claim("sagda.p15", title="Feasibility sanity: every theorem admits step sizes",
        prediction="for (L_f, μ) = (√2, 1), K = 2, M = 10, m ∈ {10, 2} the conditions of Theorems "
                   "1-I, 1-II, 2 (printed and corrected) have a non-empty region; γ and bound "
-                  "values reported", source="sagda.md §8 P15", theorems=P15_THMS,
+                  "values reported",
+       source="our prediction: the step-size conditions of Theorem 1 [L145–L166] and "
+              "Theorem 2 [L213–L219] are satisfiable", theorems=P15_THMS,
        rule=Interval("predicted", 0.5), params={"predicted": 0.0}, perturb={"predicted": 1.0},
        figure=FigureSpec("Largest admissible γ_y = η_yK (cap) by theorem and M/m", "M/m",
                          "γ_y cap", logx=True, kind="scatter"))

@@ -1,8 +1,8 @@
-"""Exact analysis for SAGDA / FSGDA on quadratic games (sagda.md §2, §6, §8).
+"""Exact analysis for SAGDA / FSGDA on quadratic games (Appendix B update rules and lemmas).
 
 * round maps: the exact fixed-point bias and stationary sampling floor of ‖∇Φ‖² (P9);
-* one round's server move predicted by the effective-step identity (P1, L512–L513);
-* the constants of Φ measured on a game (P3, L85–L88, Lemma 2);
+* one round's server move predicted by the effective-step identity (P1; Appendix B.1 [L512–L513]);
+* the constants of Φ measured on a game (P3; Section 3 [L88], Lemma 2);
 * lemma-level moments at a fixed z_t (P4): the client-sampling second moment exactly over all
   C(M, m) subsets, Lemma 4 and Lemma 1 by Monte Carlo over replicas, right-hand sides from
   :data:`fedbounds.theorems.sagda.LEMMA_RHS`;
@@ -95,8 +95,9 @@ def effective_step_error(method: Method, g: MinMaxGame, Z: np.ndarray, S: np.nda
 
 # ---- constants of Φ (P3) -------------------------------------------------------------------------
 def phi_constant_ratios(g: MinMaxGame, points: int, seed: int) -> dict[str, float]:
-    """‖∇²Φ‖/L with L = L_f + L_f²/μ (L85/L88), and the largest ratio of the PL error bound
-    ‖∇Φ(x) − ∇_x f(x, y)‖² ≤ (L_f²/μ²)‖∇_y f(x, y)‖² (Lemma 2, L556–L560) over random (x, y)."""
+    """‖∇²Φ‖/L with L = L_f + L_f²/μ (Section 3 [L88]), and the largest ratio of the PL error bound
+    ‖∇Φ(x) − ∇_x f(x, y)‖² ≤ (L_f²/μ²)‖∇_y f(x, y)‖² (proof of Lemma 2 [L556–L560]) over random
+    (x, y)."""
     k = g.constants
     A, B, C, b, c = g.mean_blocks()
     hess = float(np.linalg.norm(A + B @ np.linalg.solve(C, B.T), 2))
@@ -175,7 +176,7 @@ def lemma_checks(g: MinMaxGame, zt: np.ndarray, m: int, K: int, eta: float,
 # ---- the theorems through the engine ------------------------------------------------------------
 def drift_cap(K: int, L_f: float) -> float:
     """The largest η_{x,l} = η_{y,l} allowed by the local-drift condition (7) of Theorem 2
-    (8K(K − 1)(2K − 1)L_f² max(η_{x,l}², η_{y,l}²) ≤ 1, L215)."""
+    (8K(K − 1)(2K − 1)L_f² max(η_{x,l}², η_{y,l}²) ≤ 1 [L215])."""
     cond = next(c for c in registry.get("sagda.thm2").conditions if c.name.startswith("(7)"))
     at = {"K": K, "L_f": L_f}
     coef = cond.rel.lhs.subs({s: at.get(s.name, 1) for s in cond.rel.lhs.free_symbols})
@@ -191,8 +192,8 @@ def _ratio_expr(theorem_id: str) -> sp.Expr:
 
 
 def two_time_scale_ratio(theorem_id: str, L_f: float, mu: float) -> float:
-    """The lower bound on η_y/η_x that the theorem's conditions force (20L_f²/μ², L150, L164,
-    L217), derived from the encoded conditions by :func:`fedbounds.findings.ratio_bound`."""
+    """The lower bound on η_y/η_x that the theorem's conditions force (20L_f²/μ²; Theorem 1
+    eqs. (13), (16), Theorem 2 eq. (9) [L150, L164, L217]), derived from the encoded conditions by :func:`fedbounds.findings.ratio_bound`."""
     expr = _ratio_expr(theorem_id)
     return float(expr.subs({s: {"L_f": L_f, "mu": mu}[s.name] for s in expr.free_symbols}))
 
