@@ -1,10 +1,11 @@
-"""FedDRO exact computations (Khanduri et al.): the Theorem 4.1 counterexample's round map and
-fixed points (digest ``feddro.md`` §5.1), the true smoothness of an instance (Lemma 3.1), the
+"""FedDRO exact computations (Khanduri et al., arXiv:2311.12652): the Theorem 4.1
+counterexample's round map and fixed points (Appendix D; the fixed points are derived here), the
+true smoothness of an instance (Lemma 3.1), the
 steady state of Lemma F.4's recursion, and the encoded FedDRO theorems evaluated at numbers
-(the engine over :mod:`fedbounds.theorems.feddro`).
+(the engine over :mod:`fedbounds.theorems.feddro`). [Lnnn] is a line of the arXiv v1 text.
 """
 
-# ruff: noqa: E741  (I is the paper's number of local steps, L166)
+# ruff: noqa: E741  (I is the paper's number of local steps, Algorithm 1 [L167])
 
 from __future__ import annotations
 
@@ -27,11 +28,11 @@ from fedbounds.problems.feddro import CE_OFFSETS, CE_SLOPES, DRO, ScalarFamily, 
 from fedbounds.theorems.feddro import COUNTEREXAMPLE, THEOREMS
 
 # ---------------------------------------------------------------------------------------------
-# Theorem 4.1: exact round map of Algorithm 1 on the counterexample (L432–L438, digest §5.1)
+# Theorem 4.1: exact round map of Algorithm 1 on the counterexample (Appendix D [L432–L438])
 # ---------------------------------------------------------------------------------------------
 SLOPES = tuple(float(a) for a in CE_SLOPES)  # g_1 = 4x − 4, g_2 = −2x + 4
 OFFSETS = tuple(float(c) for c in CE_OFFSETS)
-C_ETA = {case: float(v) for case, v in COUNTEREXAMPLE.C_eta.items()}  # L481 (I), L531 (II)
+C_ETA = {case: float(v) for case, v in COUNTEREXAMPLE.C_eta.items()}  # App. D [L481], [L531]
 LOWER_BOUND = float(COUNTEREXAMPLE.lower_bound_grad_sq)  # 1/17: ‖∇Φ(x̄)‖² at x̄ = 1/2
 X0 = float(COUNTEREXAMPLE.x0)
 CASES = ("I", "II")
@@ -39,7 +40,7 @@ VARIANTS = ("proof", "literal")
 
 
 def f_prime(u: Any) -> Any:
-    """f'(y) = y/√(y² + 4) for f(y) = √(y² + 4) (L434); works on floats and arrays."""
+    """f'(y) = y/√(y² + 4) for f(y) = √(y² + 4) (Appendix D [L436]); floats and arrays."""
     return u / (u * u + 4) ** 0.5
 
 
@@ -47,9 +48,10 @@ def round_map(xb: Any, etas: list[float], case: str, variant: str, y: tuple[Any,
               ) -> tuple[Any, tuple[Any, Any]]:
     """One communication round (I = len(etas) local steps) from x̄; returns (x̄ next, y carry).
 
-    Case II: the first step uses ȳ = g(x̄) = x̄ (L515–L524); Case I proof variant: y_k = g_k(x̄)
-    (L465–L468); Case I literal (Algorithm 1, L168–L171): y_k carried from the pre-averaging
-    iterate (ȳ⁰ at t = 0). All other steps use y_k = g_k(x_k)."""
+    Case II: the first step uses ȳ = g(x̄) = x̄ (Appendix D, Case II, Steps 1–2 [L515–L524]);
+    Case I proof variant: y_k = g_k(x̄) (Appendix D, Case I, Step 1 [L465–L468]); Case I literal
+    (Algorithm 1, lines 2–5 [L168–L171]): y_k carried from the pre-averaging iterate (ȳ⁰ at
+    t = 0). All other steps use y_k = g_k(x_k)."""
     (a1, a2), (c1, c2) = SLOPES, OFFSETS
     x1, x2 = xb, xb
     for j, e in enumerate(etas):
@@ -65,7 +67,7 @@ def round_map(xb: Any, etas: list[float], case: str, variant: str, y: tuple[Any,
 
 
 def grad_Phi(x: float) -> float:
-    """Φ'(x) for Φ(x) = √(x² + 4) (L438)."""
+    """Φ'(x) for Φ(x) = √(x² + 4) (eq. (10) [L438])."""
     return x / math.sqrt(x * x + 4)
 
 
@@ -77,7 +79,7 @@ def grad_F(x: float) -> float:
 
 def fixed_point_eta0(case: str, I: int) -> float:
     """η → 0 limit of x̄ per round: Case I solves ∇F = 0 (any I), Case II ∇Φ + (I−1)∇F = 0
-    (digest §5.1; I = 1 in Case II gives x* = 0)."""
+    [derived: the η → 0 limit of the round map; I = 1 in Case II gives x* = 0]."""
     if case == "II" and I == 1:
         return 0.0
     fn = grad_F if case == "I" else (lambda x: grad_Phi(x) + (I - 1) * grad_F(x))
@@ -125,7 +127,7 @@ def trajectory(case: str, I: int, eta: float, rounds: int, *, decay: str | None 
     """x̄ at each communication round of Algorithm 1 on the instance, and the last y carry.
     ``decay='sqrt'``: η^t = η/√(t+1) per iteration t."""
     xb = float(x0)
-    y: tuple[float, float] = (xb, xb)  # y_k⁰ = ȳ⁰ = g(x̄⁰) = x̄⁰ (literal variant, L168)
+    y: tuple[float, float] = (xb, xb)  # y_k⁰ = ȳ⁰ = g(x̄⁰) = x̄⁰ (literal: Alg. 1, line 2)
     traj = [xb]
     for r in range(rounds):
         its = range(r * I, (r + 1) * I)
@@ -137,7 +139,7 @@ def trajectory(case: str, I: int, eta: float, rounds: int, *, decay: str | None 
 
 def counterexample(case: str, I: int, eta: float, rounds: int = 50, decay: str | None = None,
                    variant: str = "proof", x0: float = X0) -> dict[str, Any]:
-    """Algorithm 1 on the Theorem 4.1 instance (L432–L438): x̄ at each communication round.
+    """Algorithm 1 on the Theorem 4.1 instance (Appendix D [L432–L438]): x̄ at each round.
 
     Returns the DESIGN ``counterexample`` shape {case, trajectory, final, fixed_point,
     grad_sq_final, lower_bound} plus fixed_point_eta0 (η → 0 limit), min_over_rounds, the
@@ -171,7 +173,8 @@ def counterexample(case: str, I: int, eta: float, rounds: int = 50, decay: str |
     }
 
 
-# Digest §5.1 reference table (I = 2, x̄⁰ = 0.5, exact round maps, mpmath 30 digits):
+# Reference table, computed independently of this module (I = 2, x̄⁰ = 0.5, exact round maps
+# in mpmath with 30 digits; not numbers of the paper):
 # (case, η) → ((x̄¹, x̄², x̄³), fixed point), and the η → 0 limits per (case, I)
 CE_TABLE = {
     ("II", 0.01): ((0.520164197011407, 0.539921023081538, 0.559261718186647), 1.07045122681),
@@ -211,7 +214,8 @@ def nonconvergence_runs(case: str, variants: list[str], I_values: list[int], eta
                              "converged": abs(d["final"] - d["fixed_point"]) < conv_tol,
                              # literal Case I with I = 1: the first step uses ȳ⁰ = g(x̄⁰), an
                              # exact gradient step, so x̄¹ = 0.5 − 0.2425η < 0.5; the theorem
-                             # needs I > 1 (L188), so the 0.5 bound is not checked there
+                             # needs I > 1 (Theorem 4.1 [L188]), so the 0.5 bound is not
+                             # checked there
                              "bound_checked": not (variant == "literal" and I == 1)})
                 traj = d["trajectory"][:plot_rounds]
                 series[f"{variant} I={I} η={eta:.4g}"] = (list(range(len(traj))), traj)
@@ -223,14 +227,14 @@ def generalisation(I_values: list[int], eta: float, decay_eta: float, decay_roun
                                                  dict[str, float], dict[str, tuple[list, list]]]:
     """Errors of the η → 0 limits against :data:`ETA0_LIMITS` (every I, both cases), of the
     decaying-step runs (η^t = decay_eta/√(t+1)) against the limits, and of runs from other
-    starts against the fixed point (digest §5.1, §8.3)."""
+    starts against the fixed point (our generalisation of Appendix D)."""
     errs, rows, series = {}, [], {}
     for I in I_values:
         for case in CASES:
             lim = fixed_point_eta0(case, I)
             ref = ETA0_LIMITS.get((case, I), 0.0 if (case, I) == ("II", 1) else None)
             d = counterexample(case, I, eta, rounds=int(400 / eta / I))
-            rows.append({"case": case, "I": I, "eta0_limit": lim, "digest": ref,
+            rows.append({"case": case, "I": I, "eta0_limit": lim, "reference": ref,
                          "fixed_point_eta": d["fixed_point"], "final": d["final"],
                          "min_over_rounds": d["min_over_rounds"]})
             if ref is not None:
@@ -256,7 +260,7 @@ def generalisation(I_values: list[int], eta: float, decay_eta: float, decay_roun
 
 
 # ---------------------------------------------------------------------------------------------
-# Lemma 3.1: the true smoothness max|∇²Φ| of an instance (L146–L148)
+# Lemma 3.1: the true smoothness max|∇²Φ| of an instance [L146–L148]
 # ---------------------------------------------------------------------------------------------
 def scalar_smoothness(prob: ScalarFamily) -> dict[str, Any]:
     """max_x |Φ''(x)| of a scalar family: sympy Φ'' (exact rationals for a, c, w, m), the
@@ -388,7 +392,7 @@ def costs_at(theorem_id: str, values: Mapping[str, float]) -> dict[str, float]:
 
 def horizon_F1(values: Mapping[str, float]) -> tuple[int, float, float]:
     """The smallest T with T − 1 a multiple of I meeting Theorem F.1's T ≥ … conditions
-    (feddro.thmF.1.corrected: T_th, L629–L630, and T_β = c_β²|b|K for β ≤ 1): (T, T_th, T_β)."""
+    (feddro.thmF.1.corrected: T_th [L629–L630], and T_β = c_β²|b|K for β ≤ 1): (T, T_th, T_β)."""
     sides = theorem_at("feddro.thmF.1.corrected", {**values, "T": 1}).conditions
     T_beta = sides.pop("T >= c_beta^2 bK (beta <= 1)")[0]
     T_th = max(rhs for rhs, _ in sides.values())
@@ -397,7 +401,7 @@ def horizon_F1(values: Mapping[str, float]) -> tuple[int, float, float]:
 
 
 def tracking_steady_state(values: Mapping[str, float]) -> float:
-    """Fixed point e = a·e + c of Lemma F.4's recursion (feddro.lemF.4, L873–L878) at
+    """Fixed point e = a·e + c of Lemma F.4's recursion (feddro.lemF.4 [L875–L878]) at
     ``values`` (drift, mean gradient and the terms they scale as given, usually 0)."""
     at0 = theorem_at("feddro.lemF.4", {**values, "track": 0.0})
     rate = theorem_at("feddro.lemF.4", {**values, "track": 1.0}).terms["contraction"]
