@@ -1,4 +1,4 @@
-"""FedSGDA+ and FedSGDA-M as Algorithm units (fedsgda_m.md §4.1–4.2, Algorithms 1–2): the
+"""FedSGDA+ and FedSGDA-M as Algorithm units (Algorithms 1–2 of the paper): the
 recorded run numbers, the declared parameters, the initial state, the communication schedule,
 the one-step identities with GDA, P1's invariance, and the realized Cor. 3.7 / 3.13 schedules."""
 
@@ -51,7 +51,7 @@ def test_parameters_are_validated():
     with pytest.raises(BadInput, match="integer"):
         FEDSGDA_PLUS.method(g, {"S": 2.5})
     with pytest.raises(BadInput, match="alpha"):
-        FEDSGDA_M.method(g, {"alpha": 0.0})  # α, β ∈ (0, 1] (L224)
+        FEDSGDA_M.method(g, {"alpha": 0.0})  # α, β ∈ (0, 1] (Section 3.2 [L224])
     with pytest.raises(BadInput, match="<= 1"):
         FEDSGDA_M.method(g, {"beta": 1.5})
     with pytest.raises(BadInput, match="unknown parameter"):
@@ -88,14 +88,16 @@ def _gda(g, ex: float, ey: float, rounds: int) -> np.ndarray:
     ids=["fedsgda-plus", "fedsgda-m"])
 def test_one_local_step_noiseless_is_gda(alg, config):
     """FedSGDA+ at Q = S = 1 and FedSGDA-M at α = β = 1, Q = 1 are GDA with x step 0.06 and
-    y step 0.3 (ĉη_x, cη_y resp. ĉη, cη; fedsgda_m.md §4.1 global-step form, §4.2)."""
+    y step 0.3 (ĉη_x, cη_y resp. ĉη, cη; server step of Algorithm 1 [L123], local steps of
+    Algorithm 2 [L206–L211])."""
     g = make_game({"M": 5, "sigma_G": 2.0}, 0)
     tr = simulate(alg.method(g, config), 25, replicas=2)
     np.testing.assert_allclose(tr.state.z[1], _gda(g, 0.06, 0.3, 25), rtol=0, atol=1e-12)
 
 
 def test_m_average_invariant_in_q_and_zeta():
-    """fedsgda_m.md §8.3 P1: on common Hessians with additive noise and common random numbers,
+    """Claim fedsgda.p1 (our prediction): on common Hessians with additive noise and common
+    random numbers,
     x̄_t does not depend on Q or ζ."""
     ref = None
     for Q in (1, 5, 20):
@@ -109,14 +111,14 @@ def test_m_average_invariant_in_q_and_zeta():
 
 
 def test_cor37_configuration():
-    """Cor. 3.7 (L179) at L_f = 2, N = 2, T = 512: Q = T^{1/3}/N = 4, S = 8,
+    """Corollary 3.7 [L179] at L_f = 2, N = 2, T = 512: Q = T^{1/3}/N = 4, S = 8,
     c = ĉ = 1/(10L_fQT^{1/3}) = 1/640, η_x = T^{−1/3}, η_y = T^{1/3}."""
     assert cor37_config(2.0, 2, 512) == {"c": 1 / 640, "c_hat": 1 / 640, "eta_x": 0.125,
                                          "eta_y": 8.0, "Q": 4, "S": 8}
 
 
 def test_cor313_configuration_both_readings():
-    """Cor. 3.13 (L249) with Thm 3.12's parameters (L245) at L_f = 2, μ = 1 (κ = 2), N = 4,
+    """Corollary 3.13 [L249] with Theorem 3.12's parameters [L245] at L_f = 2, μ = 1 (κ = 2), N = 4,
     N·T_0 = 4096, ν = 0: Q = 1024^{1/3}/4^{2/3} = 4, b = 1, B = 8, T = κ³T_0 = 8192; R1 (L = L_f):
     η = 1/160, c = 1/12, ĉ = 1/432, α = c_1η² = 15/160², β = 7.5/160²; R2 (L = L_f(1 + κ) = 6):
     η = 1/480 and the same α, β (L cancels)."""

@@ -1,4 +1,4 @@
-"""FedSGDA claims (fedsgda_m.md §8.3): registration with their theorems and errata, the exact
+"""FedSGDA claims (fedsgda.p*): registration with their theorems and errata, the exact
 claims' statistics against the values recorded before the redesign, the verdict fields, P3's
 per-run evidence, P5b's fit, P14's paired rule and reproducibility.
 

@@ -1,6 +1,6 @@
 """Exact machinery of the FedSGDA-M claims (verify.exact.fedsgda): the exact STORM averages
 against Monte Carlo and against the stationary floor, the periodic floors on common and
-heterogeneous Hessians, and Theorem 3.12 at the realized parameters (fedsgda_m.md §8.3)."""
+heterogeneous Hessians, and Theorem 3.12 at the realized parameters."""
 
 from __future__ import annotations
 
@@ -55,7 +55,8 @@ def test_periodic_floor_vanishes_on_common_hessians():
 
 def test_momentum_suppresses_the_heterogeneity_floor():
     """(SC-HH), Cor. 3.13 schedule at N·T_0 = 2^12: FedSGDA-M's floor is far below Local SGDA's
-    (α = β = 1) at the same steps (digest P11: ζ enters only through (c_1² + c_2²)η²)."""
+    (α = β = 1) at the same steps (claim fedsgda.p11: ζ enters Theorem 3.12 [L247] only through
+    (c_1² + c_2²)η²)."""
     g = make_game({"M": 4, "sigma_G": 2.0, "hess_spread": 0.5}, 0)
     cfg, _ = cor313_config(g.constants, 4, 2**12, 0)
     f_m, _, _ = periodic_floor(g, FEDSGDA_M.method(g, cfg))
@@ -66,7 +67,8 @@ def test_momentum_suppresses_the_heterogeneity_floor():
 
 
 def test_exact_schedule_keeps_the_l910_condition_exact():
-    """Thm 3.12 (L245) at ν = 0: c = 1/(6κ), ĉ = 1/(54κ³), so ĉ = c/(9κ²) holds exactly (L910)."""
+    """Theorem 3.12 [L245] at ν = 0: c = 1/(6κ), ĉ = 1/(54κ³), so ĉ = c/(9κ²) holds exactly
+    (Appendix C.2 [L910])."""
     thm = registry.get("fedsgda.thm3.12.corrected")
     L_f, mu = 1.5000000000000004, 1.0
     st = exact_schedule(thm, ("c", "c_hat"), {"L_f": L_f, "mu": mu, "nu": 0})

@@ -1,6 +1,6 @@
-"""Instances of the FedSGDA claims (problems.fedsgda): F and the NC-PL gaps against the closed
-forms of fedsgda_m.md §8.1, the curvature of Φ, the single-client reduction and the
-Φ-preserving κ family of P8."""
+"""Instances of the FedSGDA claims (problems.fedsgda): F and the NC-PL gaps against their closed
+forms (derived here), the curvature of Φ, the single-client reduction and the Φ-preserving κ
+family of claim fedsgda.p8."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ GAME = {"M": 4, "a": 1.0, "a_ratio": 0.5, "bxy": 0.5, "mu": 0.5, "sigma_G": 0.0}
 
 
 def test_objective_and_gaps_match_the_closed_forms():
-    """Φ(x) = F(x, y*(x)) and Φ − F = ½(y − y*)ᵀC̄(y − y*) (§8.1), so Δ_y at z_0 is that
+    """Φ(x) = F(x, y*(x)) and Φ − F = ½(y − y*)ᵀC̄(y − y*) (derived here), so Δ_y at z_0 is that
     quadratic; Δ = Φ(x_0) − Φ(x*) ≥ 0 for the convex-in-x game."""
     g = make_game({**GAME, "sigma_G": 2.0}, 3)
     x0, y0 = g.z0[: g.dx], g.z0[g.dx:]
@@ -36,7 +36,8 @@ def test_phi_hessian_min_from_the_affine_gradient():
 
 
 def test_scaled_family_preserves_phi_and_scales_mu():
-    """Digest P8: C̄ → sC̄, B̄ → √sB̄, c̄ → √sc̄ leaves Φ unchanged and multiplies μ by s."""
+    """Claim fedsgda.p8 (our construction): C̄ → sC̄, B̄ → √sB̄, c̄ → √sc̄ leaves Φ unchanged and
+    multiplies μ by s."""
     g = make_game(GAME, 0)
     h = scaled(g, 0.25)
     xs = np.random.default_rng(0).standard_normal((5, g.dx))

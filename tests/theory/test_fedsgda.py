@@ -1,5 +1,6 @@
 """FedSGDA+ / FedSGDA-M (Wu et al., NeurIPS 2023): conditions and bound terms against values
-computed by hand from the paper's text (``shared/papers/sources/fedsgda.txt``, lines ``Lnnn``),
+computed by hand from the paper's statements (Theorem 3.6, Corollary 3.7, Theorem 3.12,
+Corollary 3.13 and the lemmas of Appendices B–C; ``[Lnnn]`` is a line of the paper's text),
 the corrected variants against the printed ones, max-step, and the complexity derivation."""
 
 from __future__ import annotations
@@ -47,14 +48,14 @@ def close(a: float, b: float, rel: float = 1e-9) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------
-# Theorem 3.6 (L175–L177)
+# Theorem 3.6 [L175–L177]
 # ---------------------------------------------------------------------------------------------
 P36a = vals(L_f=1, c=Fr(1, 100), c_hat=Fr(1, 100), eta_x=1, eta_y=1, Q=2, S=2, N=4, T=10,
             G_x=1, sigma=2, zeta=1, D=3, Delta_lam=5)
 P36b = vals(L_f=2, c=Fr(1, 50), c_hat=Fr(1, 40), eta_x=Fr(1, 2), eta_y=3, Q=1, S=3, N=1, T=8,
             G_x=0, sigma=1, zeta=0, D=1, Delta_lam=2)
 
-# L177 term by term, by hand
+# Theorem 3.6 [L177] term by term, by hand
 THM36_TERMS = {
     "a": {"x-step noise": 0.24,                        # 8·1·(1/100)·1·(2·1 + 4/4)
           "Moreau descent": 200.0,                     # 8·5/(2·(1/100)·1·10)
@@ -87,13 +88,13 @@ def test_thm36_terms(id_: str, key: str, point: dict) -> None:
 
 
 def test_thm36_conditions() -> None:
-    # L175: max{cη_y, c} ≤ 1/(10QL_f)
+    # Theorem 3.6 [L175]: max{cη_y, c} ≤ 1/(10QL_f)
     a = conds("fedsgda.thm3.6", P36a)["max{c*eta_y, c} <= 1/(10QL_f)"]
     assert (a.lhs, a.rhs, a.holds) == (0.01, 0.05, True)  # max{1/100, 1/100} ≤ 1/20
     b = conds("fedsgda.thm3.6", P36b)["max{c*eta_y, c} <= 1/(10QL_f)"]
     assert close(b.lhs, 0.06) and close(b.rhs, 0.05) and not b.holds  # 3/50 > 1/20
     assert close(b.margin, -0.01)
-    # L451 (Lemma B.2): ĉ ≤ 1/(10QL_f), only in the corrected variant
+    # Lemma B.2 [L451]: ĉ ≤ 1/(10QL_f), only in the corrected variant
     c = conds("fedsgda.thm3.6.corrected", P36b)["c_hat <= 1/(10QL_f)"]
     assert close(c.lhs, 0.025) and close(c.rhs, 0.05) and c.holds
 
@@ -109,14 +110,14 @@ def test_thm36_corrected_differs_by_the_c_hat_condition() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Corollary 3.7 (L179–L181)
+# Corollary 3.7 [L179–L181]
 # ---------------------------------------------------------------------------------------------
 # T = 1000: T^(1/3) = 10; schedule values Q = 10/2, c = ĉ = 1/(10·1·5·10), η_y = T^(1/3)
 P37a = vals(T=1000, L_f=1, Delta_lam=1, G_x=1, sigma=1, zeta=1, D=1, N=2, Q=5,
             c=Fr(1, 500), c_hat=Fr(1, 500), eta_y=10)
 P37b = vals(T=8, L_f=2, Delta_lam=3, G_x=0, sigma=2, zeta=0, D=Fr(1, 2), N=1, Q=2,
             c=Fr(1, 80), c_hat=Fr(1, 80), eta_y=2)
-COR37_TERMS = {  # L181, by hand
+COR37_TERMS = {  # Corollary 3.7 [L181], by hand
     "a": {"Moreau descent": 8.0, "x-step noise": 0.016, "local drift (noise, heterogeneity)": 0.0672,
           "local drift (x-gradients)": 0.0288, "y-gap: drift": 0.0672,
           "snapshot gap via drift: D": 0.0576,           # 5.76·0.01·10·0.1
@@ -140,7 +141,7 @@ def test_cor37_terms_and_conditions(id_: str, key: str, point: dict) -> None:
     for name, want in COR37_TERMS[key].items():
         assert close(got[name], want), (name, got[name], want)
     r = conds(id_, point)
-    # L179: cη_y = 1/(10L_fQ) holds with equality at the schedule values
+    # Corollary 3.7 [L179]: cη_y = 1/(10L_fQ) holds with equality at the schedule values
     m = r["max{c*eta_y, c} <= 1/(10QL_f)"]
     assert m.holds and abs(m.margin) < 1e-15
     assert r["Q >= 1"].holds
@@ -149,7 +150,8 @@ def test_cor37_terms_and_conditions(id_: str, key: str, point: dict) -> None:
 
 
 def test_cor37_relaxes_thm36_under_its_schedule() -> None:
-    """Digest §8.0 (S1): cor3.7 − thm3.6(schedule) = 4σ²(11T − T^(2/3)(6N + 5))/(25T^(5/3))."""
+    """Derived here: Corollary 3.7 [L181] − Theorem 3.6 [L177] under the schedule [L179]
+    = 4σ²(11T − T^(2/3)(6N + 5))/(25T^(5/3)) ≥ 0 (the two relaxations of the corollary)."""
     t36, t37 = thm("fedsgda.thm3.6"), thm("fedsgda.cor3.7")
     sub = apply_schedule(t37, t36.bound_value_expr())
     diff = t37.bound_value_expr() - sub
@@ -163,14 +165,16 @@ def test_cor37_relaxes_thm36_under_its_schedule() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Theorem 3.12 (L245–L247; conditions L224, L646, L715, L734, L908–L910)
+# Theorem 3.12 [L245–L247]; conditions: Section 3.2 [L224], Lemma C.3 [L646, L715], Lemma C.5
+# [L734], Appendix C.2 [L908–L910]
 # ---------------------------------------------------------------------------------------------
-# κ = 2; printed L = L_f(1 + κ) = 3 (L401); the L245 values at ν = 1, b = N = Q = 1
+# κ = 2; printed L = L_f(1 + κ) = 3 (Lemma A.1 [L401]); Theorem 3.12's values [L245] at ν = 1,
+# b = N = Q = 1
 P312a = vals(L_f=1, mu=Fr(1, 2), Q=1, b=1, N=1, B=1, T=10, sigma=1, zeta=1, Delta=1, Delta_y=1,
              c=Fr(1, 6), c_hat=Fr(1, 216), eta=Fr(1, 60), c_1=270, c_2=270)
 P312b = vals(L_f=2, mu=1, Q=2, b=2, N=3, B=4, T=100, sigma=2, zeta=0, Delta=3, Delta_y=Fr(1, 2),
              c=Fr(1, 3), c_hat=Fr(1, 100), eta=Fr(1, 200), c_1=10, c_2=20)
-THM312_TERMS = {  # L247 by hand; α = c_1η², β = c_2η²
+THM312_TERMS = {  # Theorem 3.12 [L247] by hand; α = c_1η², β = c_2η²
     "a": {"primal descent": 2592.0,        # 2/((1/216)(1/60)·10)
           "u initial error": 4.0,          # 3/(0.075·10)
           "v initial error": 192.0,        # 36/(0.25·0.075·10)
@@ -239,7 +243,8 @@ def test_thm312_conditions(key: str, point: dict) -> None:
 
 
 def test_thm312_corrected_differs() -> None:
-    """R1 (L = L_f in η, c_i: L228, L908), Lemma C.3 at c/(8κ²) (L715), drift constant (L896)."""
+    """R1 (L = L_f in η, c_i: Section 3.2 [L228], Appendix C.2 [L908]), Lemma C.3 at c/(8κ²)
+    (its proof [L715]), drift constant (display after eq. (50) [L896])."""
     a = conds("fedsgda.thm3.12.corrected", P312a)
     p = conds("fedsgda.thm3.12", P312a)
     assert p["c_1 <= 30L^2/(bN)"].rhs == 270 and a["c_1 <= 30L^2/(bN)"].rhs == 30  # 30·L², L = 3 vs 1
@@ -258,7 +263,7 @@ def test_thm312_corrected_differs() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Corollary 3.13 (L249–L251)
+# Corollary 3.13 [L249–L251]
 # ---------------------------------------------------------------------------------------------
 STEPS = dict(c=Fr(1, 6), c_hat=Fr(1, 216), eta=Fr(1, 60), c_1=1, c_2=1, Q=1)
 P313a = vals(L_f=1, mu=Fr(1, 2), nu=1, N=4, T_0=16, b=2, sigma=1, zeta=1, Delta=1, Delta_y=1,
@@ -267,11 +272,12 @@ P313b = vals(L_f=2, mu=1, nu=0, N=1, T_0=8, b=1, sigma=2, zeta=1, Delta=Fr(1, 2)
              **STEPS)
 NAMES = ["primal descent", "u initial error", "v initial error", "y-gap", "u STORM noise",
          "v STORM noise", "estimator drift: noise", "estimator drift: heterogeneity"]
-COR313 = {  # L251 by hand; (NT_0)^(2/3) = 16 (a), 4 (b); κ = 2; printed L = 3 (a), 6 (b)
+# Corollary 3.13 [L251] by hand; (NT_0)^(2/3) = 16 (a), 4 (b); κ = 2; printed L = 3 (a), 6 (b)
+COR313 = {
     ("a", False): [405, 0.625, 7.5, 15, 9 / 1280, 0.3375, 0.0046875, 0.0234375],
     ("b", False): [1620, 5, 120, 240, 0.225, 5.4, 0.15, 0.09375],
-    # corrected (digest §5.5): 2160L_fΔ, 40σ²κ^(ν−3), 480σ², 1440L_fΔ_y, 9σ²/(20b²κ^(1−ν)),
-    # 27κ^(2ν)σ²/(5b²), (9/4)(κ^(2ν) + κ^(4ν−2))/b²·[σ²/(30b), ζ²/12]
+    # corrected (derived here, erratum cor3.13-arithmetic): 2160L_fΔ, 40σ²κ^(ν−3), 480σ²,
+    # 1440L_fΔ_y, 9σ²/(20b²κ^(1−ν)), 27κ^(2ν)σ²/(5b²), (9/4)(κ^(2ν) + κ^(4ν−2))/b²·[σ²/(30b), ζ²/12]
     ("a", True): [135, 0.625, 30, 90, 9 / 1280, 0.3375, 0.0046875, 0.0234375],
     ("b", True): [540, 5, 480, 1440, 0.225, 5.4, 0.09375, 0.05859375],
 }
@@ -286,7 +292,7 @@ def test_cor313_terms(corrected: bool, key: str, point: dict) -> None:
         assert close(got[name], want), (name, got[name], want)
 
 
-def test_cor313_corrected_differs_where_the_digest_says() -> None:
+def test_cor313_corrected_differs_where_the_erratum_says() -> None:
     """A2: v initial error ×κ² (dropped κ²), y-gap ×6 (240 → 1440), L → L_f (÷(1 + κ));
     the b-terms agree only when b = κ^ν (point a: b = κ = 2, ν = 1; point b: b = 1 = κ⁰)."""
     for key in "ab":
@@ -303,10 +309,11 @@ def test_cor313_corrected_differs_where_the_digest_says() -> None:
 
 
 def test_cor313_corrected_is_thm312_corrected_under_the_schedule() -> None:
-    """Digest §8.0 (S2): the corrected Cor. 3.13 equals Theorem 3.12 (R1) substituted."""
+    """Derived here: the corrected Corollary 3.13 equals Theorem 3.12 (R1) with the schedule of
+    Corollary 3.13 [L249] substituted."""
     c13 = thm("fedsgda.cor3.13.corrected")
     t12 = thm("fedsgda.thm3.12.corrected")
-    # keep b free (the digest's S2 holds for any b; the schedule's b = κ^ν is separate)
+    # keep b free (the identity holds for any b; the schedule's b = κ^ν is separate)
     free_b = dataclasses.replace(c13, schedule={k: v for k, v in c13.schedule.items()
                                                 if k.name != "b"})
     sub = apply_schedule(free_b, t12.expand(t12.bound_value_expr()))
@@ -323,7 +330,8 @@ def test_cor313_corrected_is_thm312_corrected_under_the_schedule() -> None:
 # max-step: two-sided step ratios, integer symbols (property test)
 # ---------------------------------------------------------------------------------------------
 def test_max_step_two_sided_c() -> None:
-    """c ≥ 9κ²ĉ (L910) and the drift factor (L908) bound c from above: an interval."""
+    """c ≥ 9κ²ĉ (Appendix C.2 [L910]) and the drift factor ([L908]) bound c from above: an
+    interval."""
     t = thm("fedsgda.thm3.12.corrected")
     v = vals(c_hat=Fr(1, 1000), eta=Fr(1, 100), c_1=1, c_2=1, Q=2, b=1, N=2, L_f=1, mu=Fr(1, 2))
     r = engine.max_step(t, "c", v)
@@ -336,7 +344,7 @@ def test_max_step_two_sided_c() -> None:
 def test_max_step_integer_Q() -> None:
     t = thm("fedsgda.thm3.6.corrected")
     r = engine.max_step(t, "Q", vals(c=Fr(1, 100), c_hat=Fr(1, 50), eta_y=2, L_f=1))
-    # Q ≤ 1/(10·L_f·max{cη_y, c, ĉ}) = 1/(10·1/50) = 5 (L175, L451)
+    # Q ≤ 1/(10·L_f·max{cη_y, c, ĉ}) = 1/(10·1/50) = 5 (Theorem 3.6 [L175], Lemma B.2 [L451])
     assert r.value == 5.0 and r.attained
 
 
@@ -346,7 +354,8 @@ def test_max_step_integer_Q() -> None:
 def test_max_step_property(ch: int, et: int, u1: int, u2: int, Q_: int, b_: int, N_: int,
                            mu_: int) -> None:
     """The largest c satisfies every condition of Thm 3.12 (corrected); 1.000001× breaks one.
-    η ≤ 1/(20QL_f) and c_i ≤ 30L_f²/(bN) are kept (L734), so c's window is two-sided."""
+    η ≤ 1/(20QL_f) and c_i ≤ 30L_f²/(bN) are kept (Lemma C.5 [L734]), so c's window is
+    two-sided."""
     t = thm("fedsgda.thm3.12.corrected")
     v = vals(c_hat=Fr(1, 1000 * ch * mu_**2), eta=Fr(1, 20 * Q_ * et), c_1=Fr(30 * u1, 10 * b_ * N_),
              c_2=Fr(30 * u2, 10 * b_ * N_), Q=Q_, b=b_, N=N_, L_f=1, mu=Fr(1, mu_))
@@ -380,10 +389,10 @@ def _rows(rep) -> dict[tuple[str, str], str]:
 def test_cor37_complexity() -> None:
     rep = derive(thm("fedsgda.cor3.7"))
     v = _rows(rep)
-    assert v[("general", "communications")] == "agree"  # T = O(ε⁻⁶), L183
-    assert v[("general", "samples_per_client")] == "agree"  # bQT = N⁻¹ε⁻⁸, L183
+    assert v[("general", "communications")] == "agree"  # T = O(ε⁻⁶), Remark 3.8 [L183]
+    assert v[("general", "samples_per_client")] == "agree"  # bQT = N⁻¹ε⁻⁸, Remark 3.8
     table1 = next(r.name for r in rep.regimes if r.name.startswith("Table 1"))
-    assert v[(table1, "samples_total")] == "disagree"  # total NbQT = ε⁻⁸, not N⁻¹ε⁻⁸ (L56)
+    assert v[(table1, "samples_total")] == "disagree"  # NbQT = ε⁻⁸, not N⁻¹ε⁻⁸ (Table 1 [L56])
     sched = {s.condition: s.verdict for s in rep.schedule}
     assert sched["max{c*eta_y, c} <= 1/(10QL_f)"] == "always"
     assert sched["Q >= 1"] == "threshold"  # T ≥ N³
@@ -400,14 +409,15 @@ def test_cor313_complexity_corrected_agrees_except_without_batch() -> None:
     t = _trim("fedsgda.cor3.13.corrected", ["communications"], ["ν = 1", "ν = 0"])
     t.accuracy_target = thm("fedsgda.cor3.13.corrected").accuracy_target
     v = _rows(derive(t))
-    assert v[("general", "communications")] == "agree"  # κ^(3−ν)ε⁻² (L255)
+    assert v[("general", "communications")] == "agree"  # κ^(3−ν)ε⁻² (Remark 3.14 [L255])
     assert v[("ν = 1, b = κ (Remark 3.14)", "communications")] == "agree"  # κ²ε⁻²
     nu0 = next(k for k in v if k[0].startswith("ν = 0"))
     assert v[nu0] == "disagree"  # b = 1 gives κ³ε⁻², not Table 1's κ²ε⁻²
 
 
 def test_cor313_complexity_printed_L_disagrees() -> None:
-    """With L = L_f(1 + κ) (L401) communication is κ^(4−ν)ε⁻² (digest §5.4 R2)."""
+    """With L = L_f(1 + κ) (Lemma A.1 [L401]; reading R2 of erratum which-L) communication is
+    κ^(4−ν)ε⁻² (derived here)."""
     t = _trim("fedsgda.cor3.13", ["communications", "samples_per_client"], ["ν = 1"])
     t.accuracy_target = thm("fedsgda.cor3.13").accuracy_target
     rep = derive(t)
@@ -426,11 +436,12 @@ def test_cor313_complexity_printed_L_disagrees() -> None:
 
 
 def test_thm312_schedule_satisfies_its_conditions() -> None:
-    """Digest §5.4: both readings of L satisfy the proof's inequalities with the L245 values."""
+    """Both readings of L (erratum which-L) satisfy the proof's inequalities (Lemmas C.3, C.5,
+    Appendix C.2) with the values of Theorem 3.12 [L245]."""
     for id_ in ("fedsgda.thm3.12", "fedsgda.thm3.12.corrected"):
         sched = {s.condition: s.verdict for s in schedule_vs_conditions(thm(id_))}
         bad = {k: v for k, v in sched.items() if v not in ("always", "hypothesis")}
-        assert set(bad) <= {"kappa > 1"}, bad  # κ > 1 is an assumption on L_f/μ (L908)
+        assert set(bad) <= {"kappa > 1"}, bad  # κ > 1 is an assumption on L_f/μ ([L908])
 
 
 # ---------------------------------------------------------------------------------------------

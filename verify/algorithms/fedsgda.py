@@ -1,4 +1,4 @@
-"""FedSGDA+ and FedSGDA-M (fedsgda_m.md §4.1–4.2, Algorithms 1–2, L104–134, L191–222).
+"""FedSGDA+ and FedSGDA-M (Algorithms 1 and 2 of the paper [L104–L134, L191–L222]).
 
 * FedSGDA+ (one executor step = one communication round): all N clients run Q local steps
   x ← x − ĉ∇_x f_i(x, y; B), y ← y + c∇_y f_i(x̃_k, y; B) (minibatch b, y-gradient at the snapshot
@@ -6,11 +6,13 @@
 * FedSGDA-M (one executor step = one local iteration): STORM estimators
   u ← ∇f_i(z_t; B) + (1 − α)(u − ∇f_i(z_{t−1}; B)) (same minibatch at both points; β for y),
   x ← x − ĉηu, y ← y + cηv, with u, v and x, y averaged every Q iterations; u_1 from a batch B.
-  The server model z is the virtual average z̄_t = (1/N) Σ_i z^i_t (L656), observed every t.
+  The server model z is the virtual average z̄_t = (1/N) Σ_i z^i_t (Appendix C [L589]), observed
+  every t.
 
 The batch sizes b, B are real: the noise variance of a minibatch gradient is divided by them
-(the claims use b = κ^ν, Cor. 3.13). :func:`cor37_config` and :func:`cor313_config` realize the
-encoded Cor. 3.7 / Thm 3.12 + Cor. 3.13 schedules (integers rounded) for a game.
+(the claims use b = κ^ν, Corollary 3.13 [L249]). :func:`cor37_config` and :func:`cor313_config`
+realize the encoded Corollary 3.7 / Theorem 3.12 + Corollary 3.13 schedules (integers rounded)
+for a game.
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ class FedSGDAMState(NamedTuple):
 
 
 def build_plus(g: MinMaxGame, config: Mapping[str, Any]) -> Method[FedSGDAPlusState]:
-    """FedSGDA+ (Algorithm 1); η_x = η_y = 1 is Local SGDA+ (L155)."""
+    """FedSGDA+ (Algorithm 1); η_x = η_y = 1 is Local SGDA+ (Section 3.1 [L155])."""
     N, d, dx = g.M, g.d, g.dx
     Q, S, b = config["Q"], config["S"], config["b"]
     tau = as_taus(Q, N)
@@ -91,13 +93,15 @@ def build_m(g: MinMaxGame, config: Mapping[str, Any]) -> Method[FedSGDAMState]:
     N, d = g.M, g.d
     Q, b, B = config["Q"], config["b"], config["B"]
     if not (config["alpha"] > 0 and config["beta"] > 0):
-        raise BadInput("--set alpha", "alpha and beta must be in (0, 1] (L224)")
+        raise BadInput("--set alpha",
+                       "alpha and beta must be in (0, 1] (Section 3.2 [L224])")
     s = signed(g, config["c_hat"] * config["eta"], config["c"] * config["eta"])
     keep = 1.0 - pair(g, config["alpha"], config["beta"])
 
     def init(replicas: int, seed: int) -> FedSGDAMState:
         z_local = np.broadcast_to(g.z0, (replicas, N, d)).copy()
-        u = client_grad(g, z_local)  # u^i_1, v^i_1 from a batch of size B (Alg. 2 line 2)
+        # u^i_1, v^i_1 from a batch of size B (Algorithm 2, line 2 [L196])
+        u = client_grad(g, z_local)
         if g.noisy:
             u = noisy_grad(g, u, np.random.default_rng([seed, 98]).standard_normal(u.shape), B)
         return FedSGDAMState(z_local.mean(1), z_local, u)
@@ -147,7 +151,7 @@ def exact_schedule(thm: Theorem, names: Iterable[str], values: Mapping[str, Any]
 
 
 def cor37_config(L_f: float, N: int, T: int) -> dict[str, Any]:
-    """Cor. 3.7 (L179) from ``fedsgda.cor3.7``: Q = T^{1/3}/N and S = T^{1/3} rounded, then
+    """Corollary 3.7 [L179] from ``fedsgda.cor3.7``: Q = T^{1/3}/N and S = T^{1/3} rounded, then
     c = ĉ = 1/(10L_fQT^{1/3}), η_x = N/(10L_fTĉ), η_y = N/(10L_fT^{1/3}c) at the realized Q
     (exact, rounded once)."""
     cor = registry.get("fedsgda.cor3.7")
@@ -160,9 +164,9 @@ def cor37_config(L_f: float, N: int, T: int) -> dict[str, Any]:
 
 def cor313_config(constants: Mapping[str, float], N: int, NT0: int, nu: float = 1.0,
                   reading: str = "R1") -> tuple[dict[str, Any], int]:
-    """Cor. 3.13 (L249) from ``fedsgda.cor3.13.corrected``: b = κ^ν, Q = T_0^{1/3}/N^{2/3}
+    """Corollary 3.13 [L249] from ``fedsgda.cor3.13.corrected``: b = κ^ν, Q = T_0^{1/3}/N^{2/3}
     (rounded, ≥ 1), B = T_0^{1/3}bκ^{1−ν}/N^{2/3} (≥ 1), T = κ^{3−ν}T_0 (rounded), T_0 = NT0/N;
-    η, c, ĉ, α = c_1η², β = c_2η² from Thm 3.12's schedule (L245) at the realized Q, reading R1
+    η, c, ĉ, α = c_1η², β = c_2η² from Theorem 3.12's schedule [L245] at the realized Q, reading R1
     (L = L_f, ``.corrected``) or R2 (printed, L = L_f(1 + κ)); exact, rounded once. Returns the
     configuration and T."""
     base = {"L_f": constants["L_f"], "mu": constants["mu"], "N": N, "nu": nu,

@@ -1,5 +1,5 @@
-"""Claims of FedSGDA+ / FedSGDA-M (fedsgda_m.md §8.3) on min-max quadratic games (common
-Hessians (SC-CH) unless said, additive noise (N-add)); metric ‖∇Φ(x̄_t)‖² (closed form).
+"""Claims of FedSGDA+ / FedSGDA-M on min-max quadratic games (common Hessians (SC-CH) unless
+said, additive noise (N-add)); metric ‖∇Φ(x̄_t)‖² (closed form).
 
 Step sizes come from the encoded schedules (Cor. 3.7, Thm 3.12 / Cor. 3.13, realized by
 :mod:`fedbounds.verify.algorithms.fedsgda`), bounds from :func:`fedbounds.engine.bound`; the
@@ -56,7 +56,7 @@ P8_SET = {"M": 4, "a": 1.0, "a_ratio": 0.5, "bxy": 0.5, "mu": 0.5, "sigma_x": 0.
           "sigma_y": 0.5, "sigma_G": 0.0}  # s = 1 member; L_f ∈ [1.03, 1.15] across the family
 P10_SET = {"M": 4, "dx": 1, "dy": 1, "a_ratio": 1.0, "sigma_x": 1.0, "sigma_y": 1.0,
            "sigma_G": 0.0}  # λ_Φ = 2, L_f = κ = √2; scalar Φ so that "curvature λ" is exact
-P10_GRID = [(0.02, 0.002), (0.02, 0.02), (0.02, 0.2), (0.002, 0.05)]  # (h, α) of the digest
+P10_GRID = [(0.02, 0.002), (0.02, 0.02), (0.02, 0.2), (0.002, 0.05)]  # (h, α), our grid
 P11_SET = {"M": 4, "hess_spread": 0.5, "sigma_G": 3.0}  # κ = L_f = 2.16, client Hessians differ
 AVERAGE = "(1/T) Σ E‖∇Φ(x̄_t)‖²"
 
@@ -81,14 +81,15 @@ def _spread(ests: list, Ns: list[int], evidence: dict[str, Any], run: RunConfig
 @claim("fedsgda.p1", title="FedSGDA-M's averaged iterates are invariant in Q and ζ (SC-CH)",
        prediction="with common Hessians and additive noise, x̄_t is identical for every Q and ζ "
        "(averaging commutes with the affine updates); equals centralized STORM-GDA",
-       source="fedsgda_m.md §8.3 P1 [derived]", theorems=("fedsgda.thm3.12",),
+       source="derived here (our prediction) from the affine updates of Algorithm 2 "
+       "[L191–L222]", theorems=("fedsgda.thm3.12",),
        rule=Interval("predicted", 1e-10), params={"T": 300, "replicas": 4, "predicted": 0.0},
        profiles={"full": {"T": 3000, "replicas": 16}}, perturb={"predicted": 1.0},
        figure=FigureSpec("FedSGDA-M: ‖∇Φ(x̄_t)‖² for every Q and ζ", "iteration t",
                          "‖∇Φ(x̄_t)‖²"))
 def p1(params: Params, seed: int) -> Measurement:
     """P1: the max relative difference of ‖∇Φ(x̄_t)‖² over Q ∈ {1, 5, 20}, σ_G ∈ {0, 3} (common
-    random numbers) is zero up to rounding (fedsgda_m.md §8.3 P1)."""
+    random numbers) is zero up to rounding (our prediction)."""
     T, R = params["T"], params["replicas"]
     cfg = {"c_hat": 0.5, "c": 2.0, "eta": 0.05, "alpha": 0.3, "beta": 0.2}
     curves, ref, stat = {}, None, 0.0
@@ -109,7 +110,7 @@ def p1(params: Params, seed: int) -> Measurement:
 @claim("fedsgda.p3", title="Theorem 3.12 bound holds (FedSGDA-M, R1 and R2)",
        prediction="with the Cor 3.13 schedule (ν = 0), η from max-step and the realized b, B, Q, "
        "T, the measured (1/T) Σ E‖∇Φ(x̄_t)‖² is at most the Thm 3.12 bound (observed/bound ≤ 1)",
-       source="fedsgda_m.md §8.3 P3; Thm 3.12 L245–L247",
+       source="Theorem 3.12 [L245–L247] at the parameters of Corollary 3.13 [L249]",
        theorems=("fedsgda.thm3.12", "fedsgda.thm3.12.corrected"),
        rule=UpperBound("bound_scale", end="lower"),
        params={"replicas": 16, "NT0s": (256, 2048), "bound_scale": 1.0},
@@ -119,7 +120,7 @@ def p1(params: Params, seed: int) -> Measurement:
                          logx=True))
 def p3(params: Params, seed: int) -> Measurement:
     """P3: max over runs of observed/bound, readings R1 (corrected, L = L_f) and R2 (printed,
-    L = L_f(1 + κ)); violated only if (mean − 3 SE)/bound > bound_scale (digest §8 preamble)."""
+    L = L_f(1 + κ)); violated only if (mean − 3 SE)/bound > bound_scale (our decision rule)."""
     R, NT0s = params["replicas"], list(params["NT0s"])
     g = make_game(P3_SET, seed)
     rows, worst, worst_lo = [], 0.0, -math.inf
@@ -162,7 +163,8 @@ def p3(params: Params, seed: int) -> Measurement:
 @claim("fedsgda.p5a", title="FedSGDA-M rate: slope −2/3 vs N·T_0 (Cor 3.13)",
        prediction="in the transient-dominated regime the averaged ‖∇Φ‖² has log-log slope "
        "−2/3 ± 0.1 in N·T_0 (x-clock ĉηT = (NT_0)^{2/3}/(1080L))",
-       source="fedsgda_m.md §8.3 P5, P4; Cor 3.13 L249–255", theorems=("fedsgda.cor3.13",),
+       source="Corollary 3.13 [L249–L251], Remark 3.14 [L255]; slope and x-clock derived here",
+       theorems=("fedsgda.cor3.13",),
        rule=Interval("predicted_slope", 0.1),
        params={"part": "a", "points": (48, 96, 144), "replicas": 8, "predicted_slope": -2 / 3},
        profiles={"full": {"points": (48, 96, 192), "replicas": 16}},
@@ -216,7 +218,8 @@ def p5a(params: Params, seed: int) -> Measurement:
 p5b = p5a.variant(
     "fedsgda.p5b", title="FedSGDA+ rate: slope −1/3 vs T (Cor 3.7)",
     prediction="in the transient-dominated regime the averaged metric has log-log slope "
-    "−1/3 ± 0.1 in T (x-clock T^{1/3}/(10L_f))", source="fedsgda_m.md §8.3 P5; Cor 3.7 L179–183",
+    "−1/3 ± 0.1 in T (x-clock T^{1/3}/(10L_f))",
+    source="Corollary 3.7 [L179–L181], Remark 3.8 [L183]; slope derived here",
     theorems=("fedsgda.cor3.7",), perturb={"predicted_slope": -1.0},
     params={"part": "b", "points": (1000, 8000, 27000), "predicted_slope": -1 / 3},
     profiles={"full": {"points": (1000, 8000, 64000)}},
@@ -226,7 +229,8 @@ p5b = p5a.variant(
 @claim("fedsgda.p6", title="FedSGDA-M linear speedup: results depend on N·T_0 only",
        prediction="under the Cor 3.13 schedule (ν = 1, b = κ, reading R1) the averaged ‖∇Φ‖² at "
        "fixed N·T_0 is the same for N ∈ {1, 2, 4, 8} (relative spread ≤ 5%)",
-       source="fedsgda_m.md §8.3 P6; Cor 3.13 L249–255", theorems=("fedsgda.cor3.13",),
+       source="Corollary 3.13 [L249–L251] (the bound depends on N·T_0 only), Remark 3.14 "
+       "[L255]; exact invariance derived here", theorems=("fedsgda.cor3.13",),
        rule=Interval("predicted", 0.05), params={"replicas": 8, "predicted": 0.0},
        profiles={"full": {"replicas": 32}}, perturb={"predicted": 0.5},
        figure=FigureSpec("FedSGDA-M, Cor 3.13 schedule, N·T_0 = 32768", "N", AVERAGE, logx=True,
@@ -249,7 +253,9 @@ def p6(params: Params, seed: int) -> Measurement:
 @claim("fedsgda.p7", title="FedSGDA+: no accuracy gain from N at fixed T",
        prediction="under the Cor 3.7 schedule the per-round dynamics are N-free: the averaged "
        "metric at fixed T is the same for N ∈ {1, 2, 4, 8} (relative spread ≤ 5%), per-client "
-       "work ∝ 1/N", source="fedsgda_m.md §8.3 P7; Cor 3.7 L179–183", theorems=("fedsgda.cor3.7",),
+       "work ∝ 1/N",
+       source="derived here from Corollary 3.7 [L179–L183] (erratum linear-speedup)",
+       theorems=("fedsgda.cor3.7",),
        rule=Interval("predicted", 0.05), params={"T": 512, "replicas": 16, "predicted": 0.0},
        profiles={"full": {"T": 4096, "replicas": 32}}, perturb={"predicted": 0.5},
        figure=FigureSpec("FedSGDA+, Cor 3.7 schedule, fixed T", "N", AVERAGE, logx=True,
@@ -273,7 +279,8 @@ def p7(params: Params, seed: int) -> Measurement:
        prediction="along a Φ-preserving family (C̄ → sC̄, B̄ → √sB̄, c̄ → √sc̄; κ ≈ 2.3…16.5) the "
        "Cor 3.13 run's averaged ‖∇Φ‖² at fixed N·T_0 is κ-invariant under R1 (max |log ratio| ≤ "
        "0.2) and stays below the corrected Cor 3.13; R2 (L = L_f(1 + κ)) rises toward ‖∇Φ(x_0)‖²",
-       source="fedsgda_m.md §8.3 P8, §5.4; Cor 3.13 L249–255",
+       source="Corollary 3.13 [L249–L251] under both readings of L (erratum which-L); "
+       "κ-invariance under R1 derived here",
        theorems=("fedsgda.cor3.13", "fedsgda.cor3.13.corrected"),
        errata=("which-L", "cor3.13-arithmetic"), rule=Interval("predicted", 0.2),
        params={"NT0s": (2**18,), "s": (1.0, 0.5, 0.25, 0.125), "predicted": 0.0},
@@ -331,7 +338,8 @@ def p8(params: Params, seed: int) -> Measurement:
        prediction="the stationary floor with STORM momentum α = β over the α = β = 1 floor (same "
        "steps) equals α/(α + hλ) within 0.1, on a (h, α) grid and under the Thm 3.12 schedule "
        "(hλ/α = bNQλ/(81κ²L_f): small benefit until N·T_0 is large)",
-       source="fedsgda_m.md §8.3 P10 [derived]", theorems=("fedsgda.thm3.12.corrected",),
+       source="derived here (our prediction) for Algorithm 2 under the schedule of Theorem 3.12 "
+       "[L245]", theorems=("fedsgda.thm3.12.corrected",),
        rule=Interval("predicted", 0.1),
        params={"c_eta": (0.1, 0.5), "NT0s": (2**12, 2**15, 2**18), "predicted": 0.0},
        profiles={"full": {"c_eta": (0.05, 0.1, 0.5),
@@ -384,7 +392,8 @@ def p10(params: Params, seed: int) -> Measurement:
 @claim("fedsgda.p11", title="FedSGDA-M suppresses heterogeneity: ζ-floor O((NT_0)^{-2/3})",
        prediction="on (SC-HH) the noise-free heterogeneity floor of FedSGDA-M under Cor 3.13 "
        "decays with N·T_0 at slope ≤ −2/3 (+0.1), while Local SGDA at the same steps plateaus",
-       source="fedsgda_m.md §8.3 P11; Thm 3.12 L247 (ζ-term), Lemma C.5 L734–L738",
+       source="Theorem 3.12 [L247] (ζ enters only through the Lemma C.5 term, eq. (36) "
+       "[L734–L738]), Corollary 3.13 [L251]; the decay in N·T_0 is derived here",
        theorems=("fedsgda.thm3.12.corrected", "fedsgda.cor3.13.corrected"),
        errata=("which-L", "lemmaC4-sync"), rule=AtMost("predicted_slope", 0.1),
        params={"NT0s": (2**12, 2**15, 2**18), "predicted_slope": -2 / 3},
@@ -432,9 +441,9 @@ def p11(params: Params, seed: int) -> Measurement:
 
 
 @claim("fedsgda.p14", title="FedSGDA+ snapshot period: smaller S is no worse (smooth case)",
-       prediction="digest conjecture (not a paper claim): on (SC) under Cor 3.7 the averaged "
+       prediction="our conjecture (not a paper claim): on (SC) under Cor 3.7 the averaged "
        "metric is non-increasing as S decreases over S ∈ {1, T^{1/6}, T^{1/3}, T^{1/2}}",
-       source="fedsgda_m.md §8.3 P14; Cor 3.7 L179–183 (S = T^{1/3})",
+       source="Corollary 3.7 [L179] (S = T^{1/3}); the monotonicity in S is our conjecture",
        theorems=("fedsgda.cor3.7",), rule=UpperBound("tolerated_increase", 0.0, end="lower"),
        params={"T": 512, "replicas": 16, "tolerated_increase": 0.01},
        profiles={"full": {"T": 4096, "replicas": 32}}, perturb={"tolerated_increase": 0.0},
@@ -443,7 +452,7 @@ def p11(params: Params, seed: int) -> Measurement:
 def p14(params: Params, seed: int) -> Measurement:
     """P14: the largest paired relative increase (metric(S_small) − metric(S_large))/metric(S_large)
     over neighbouring S (common random numbers); refuted when the lower end of its 95% CI exceeds
-    the tolerated increase (smooth (SC) instance only, not the NC-C part of the digest's P14)."""
+    the tolerated increase (smooth (SC) instance only, not an NC-C instance)."""
     T, R = params["T"], params["replicas"]
     N = round(T ** (1 / 3))  # Q = 1
     g = make_game({**P5B_SET, "M": N}, seed)
@@ -467,7 +476,8 @@ def p14(params: Params, seed: int) -> Measurement:
 @claim("fedsgda.p9", title="FedSGDA-M batch/communication trade-off via ν",
        prediction="at fixed (κ, T_0, N), ν = 0 (b = 1) and ν = 1 (b = κ) give averaged metrics "
        "within 10% at equal samples bT, with κ× fewer communication rounds for ν = 1",
-       source="fedsgda_m.md §8.3 P9; Remark 3.14 L255", theorems=("fedsgda.cor3.13",),
+       source="Remark 3.14 [L255]; equal averages at equal samples derived here",
+       theorems=("fedsgda.cor3.13",),
        errata=("batch-kappa-nu",), rule=Interval("predicted", 0.1),
        params={"NT0s": (2**12, 2**18), "predicted": 0.0},
        profiles={"full": {"NT0s": (2**12, 2**15, 2**18, 2**21)}}, perturb={"predicted": 0.5},

@@ -1,9 +1,9 @@
-"""Exact machinery of the FedSGDA-M claims (fedsgda_m.md §8.3 P3, P8–P11).
+"""Exact machinery of the FedSGDA-M claims fedsgda.p3 and fedsgda.p8–p11.
 
-On a game with common Hessians and additive noise (SC-CH, N-add) the averaged FedSGDA-M iterates
-are those of one client with batch N·b (P1, exact: :func:`averaged_method`), and one FedSGDA-M
-step is an affine map of w = (z, u) plus injected noise, w' = A w + c + E ξ (ξ ~ N(0, I)), read
-off the algorithm's own step (:func:`storm_map`). The first and second moments of w then evolve
+On a game with common Hessians and additive noise (SC-CH, N-add) the averaged FedSGDA-M iterates are
+those of one client with batch N·b (claim fedsgda.p1, exact: :func:`averaged_method`), and one
+FedSGDA-M step is an affine map of w = (z, u) plus injected noise, w' = A w + c + E ξ (ξ ~ N(0, I)),
+read off the algorithm's own step (:func:`storm_map`). The first and second moments of w then evolve
 linearly, so the average over t < T of E‖∇Φ(x̄_t)‖² is a linear functional of a matrix power
 (:func:`storm_exact_avg`, any T, no sampling) and the stationary floor solves a discrete Lyapunov
 equation (:func:`storm_floor`). On heterogeneous games the noise-free floor is the fixed point of
@@ -32,8 +32,8 @@ from .minmax import affine_round, grad_phi_affine
 
 # ---- the averaged STORM step (common Hessians, additive noise) ---------------------------------
 def averaged_method(g: MinMaxGame, config: Mapping[str, Any]) -> tuple[MinMaxGame, Method]:
-    """FedSGDA-M on N identical clients ≡ one client with batches N·b and N·B (P1): the single-
-    client game and its method (Q = 1)."""
+    """FedSGDA-M on N identical clients ≡ one client with batches N·b and N·B (claim
+    fedsgda.p1): the single-client game and its method (Q = 1)."""
     N = g.M
     return one_client(g), FEDSGDA_M.method(one_client(g), {
         **config, "b": config["b"] * N, "B": config["B"] * N, "Q": 1})
