@@ -1,14 +1,16 @@
-"""Exact constants of affine operators F(z) = J z + b (proxskip_vip.md §6.4, §8).
+"""Exact constants of affine operators F(z) = J z + b (the ProxSkip-VIP constants, [derived]).
 
 All quantities are eigenvalue / generalized-eigenvalue computations, never estimates:
 
-* μ = λ_min(sym J) (strong = quasi-strong monotonicity for affine F, Assumption 2.1, L94);
+* μ = λ_min(sym J) (strong = quasi-strong monotonicity for affine F, Assumption 2.1 [L94]);
 * L = σ_max(J);
 * ℓ = max_{e: eᵀSe>0} ‖Je‖² / eᵀSe with S = sym J, the largest generalized eigenvalue of
-  (JᵀJ, S), equal to 1/λ_min(sym(J⁻¹)) (exact star-cocoercivity, L96; digest §6.4);
-* ℓ_spec = 1 / min_{λ ∈ Sp(J)} Re(1/λ), the paper's formula (L774), exact only for normal J;
-* ℓ̂ = λ_max((1/m) Σ_j J_jᵀJ_j, sym J̄) for finite sums (Assumption 4.3, L250; §6.4);
-* consensus constants (FL convention F(x) = Σ_i F_i(x_i), no 1/n, L70; digest §5.6):
+  (JᵀJ, S), equal to 1/λ_min(sym(J⁻¹)) (exact star-cocoercivity, Assumption 2.1 [L96];
+  [derived]);
+* ℓ_spec = 1 / min_{λ ∈ Sp(J)} Re(1/λ), the paper's formula (Appendix G [L774]), exact only
+  for normal J;
+* ℓ̂ = λ_max((1/m) Σ_j J_jᵀJ_j, sym J̄) for finite sums (Assumption 4.3 [L250]; [derived]);
+* consensus constants (FL convention F(x) = Σ_i F_i(x_i), no 1/n, eq. (3) [L70]):
   μ_F = min_i μ_i, L_F = max_i L_i, ℓ_F = max_i ℓ_i, L_g = max_i L_{g,i}, σ_*² = Σ_i σ_i*²,
   ζ² = Σ_i ‖f_i(z*)‖².
 
@@ -49,7 +51,8 @@ def strong_monotonicity(J: np.ndarray, *, name: str = "operator", strict: bool =
     if mu < 0 and strict:
         raise NotMonotone(
             f"{name}: operator is not monotone, lambda_min(sym J) = {mu:.6g} < 0 "
-            "(Assumption 2.1/4.1 need mu > 0; the spectral formula 1/min Re(1/lambda) of L774 "
+            "(Assumption 2.1/4.1 need mu > 0; the spectral formula 1/min Re(1/lambda) of Appendix "
+            "G [L774] "
             "does not detect this)")
     return mu
 
@@ -139,7 +142,7 @@ def spectral_cocoercivity_many(Js: np.ndarray) -> np.ndarray:
 
 def constant_table(Js: np.ndarray) -> dict[str, np.ndarray]:
     """μ, L, exact ℓ, the paper's ℓ_spec and the non-normality ‖JJᵀ − JᵀJ‖/L² of each matrix of
-    a stack (k, d, d) (digest §6.4)."""
+    a stack (k, d, d) ([derived])."""
     Js = np.asarray(Js, dtype=float)
     JT = np.swapaxes(Js, 1, 2)
     L = np.linalg.svd(Js, compute_uv=False)[:, 0]
@@ -149,7 +152,7 @@ def constant_table(Js: np.ndarray) -> dict[str, np.ndarray]:
 
 
 def cocoercivity(J: np.ndarray, *, name: str = "operator", strict: bool = True) -> float:
-    """Exact (star-)cocoercivity ℓ of z ↦ Jz + b: λ_max(JᵀJ, sym J) (digest §6.4).
+    """Exact (star-)cocoercivity ℓ of z ↦ Jz + b: λ_max(JᵀJ, sym J) ([derived]).
 
     Raises :class:`NotMonotone` (``strict``) or returns inf when J is not monotone."""
     return cocoercivity_direction(J, name=name, strict=strict)[0]
@@ -177,7 +180,7 @@ def cocoercivity_direction(J: np.ndarray, *, name: str = "operator",
 
 def averaged_cocoercivity(Jj: np.ndarray, *, name: str = "operator",
                           strict: bool = True) -> tuple[float, np.ndarray]:
-    """ℓ̂ = λ_max((1/m) Σ_j J_jᵀJ_j, sym J̄) for samples Jj (m, d, d) (Assumption 4.3, L250).
+    """ℓ̂ = λ_max((1/m) Σ_j J_jᵀJ_j, sym J̄) for samples Jj (m, d, d) (Assumption 4.3 [L250]).
 
     Returns (ℓ̂, maximizing direction)."""
     Jj = np.asarray(Jj, dtype=float)
@@ -199,7 +202,8 @@ def averaged_cocoercivity(Jj: np.ndarray, *, name: str = "operator",
 
 
 def spectral_cocoercivity(J: np.ndarray) -> float:
-    """The paper's ℓ_spec = 1 / min_{λ ∈ Sp(J), λ ≠ 0} Re(1/λ) (L774; exact only for normal J).
+    """The paper's ℓ_spec = 1 / min_{λ ∈ Sp(J), λ ≠ 0} Re(1/λ) (Appendix G [L774];
+    exact only for normal J).
 
     Zero eigenvalues are skipped (the range convention of :func:`generalized_max`); inf when some
     Re(1/λ) ≤ 0."""
@@ -220,14 +224,15 @@ def affine_vip_constants(J: np.ndarray, b: np.ndarray, z_star: np.ndarray, *,
                          Jij: np.ndarray | None = None, bij: np.ndarray | None = None,
                          noise_std: np.ndarray | None = None,
                          name: str = "problem") -> dict[str, float | tuple[float, ...]]:
-    """All exact constants of a federated affine VIP (consensus convention, digest §6.4).
+    """All exact constants of a federated affine VIP (consensus convention, [derived]).
 
     Per-client tuples: mu_i, L_i, ell_i, ell_spec_i, zeta_i_sq, sigma_i_sq, L_g_i (and ell_hat_i
     for finite sums). Scalars: mu, L, ell, ell_spec, kappa = L/mu, zeta_sq, sigma_star_sq,
     sigma_star, L_g; mean-operator (problem (1), F = (1/n) Σ f_i) constants mu_mean, L_mean,
     ell_mean, ell_spec_mean; for finite sums ell_hat = max_i ℓ̂_i, ell_ij_max (exact) and
-    ell_spec_ij_max (the paper's rule, Table G L786), m. σ_*² is for the coupled single-sample
-    estimator g_i = F_{i,j} + ξ_i, j ~ Unif[m] (Assumption 4.1), so L_g = ℓ̂ (finite sum) or ℓ.
+    ell_spec_ij_max (the paper's rule, Table G, Appendix G [L784–L786]), m. σ_*² is for the
+    coupled single-sample estimator g_i = F_{i,j} + ξ_i, j ~ Unif[m] (Assumption 4.1), so
+    L_g = ℓ̂ (finite sum) or ℓ.
 
     Raises :class:`NotMonotone` naming ``name`` when some client operator is not monotone."""
     J = np.asarray(J, dtype=float)

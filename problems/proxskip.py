@@ -1,19 +1,21 @@
-"""ProxSkip-VIP problem families with exact constants (proxskip_vip.md §6.4, §7, §8).
+"""ProxSkip-VIP problem families with exact constants (the experiments of Section 5 and
+Appendices G–H, and test families of ours).
 
 Every family returns :class:`AffineVIP` (client i: f_i(z) = J_i z + b_i, global
 F = (1/n) Σ_i f_i, solution z* by a solve of the mean operator) with ``constants`` computed by
 :func:`problems.linalg.affine_vip_constants` in the FL consensus convention F(x) = Σ_i F_i(x_i)
-(L70, digest §5.6): mu = min_i μ_i, L = max_i L_i, ell = max_i ℓ_i (exact generalized
-eigenvalue), ell_spec (the paper's spectral formula, L774), kappa = L/mu, zeta_sq = Σ‖f_i(z*)‖²,
-sigma_star_sq, sigma_star, L_g, per-client tuples mu_i, L_i, ell_i, ell_spec_i, …, the
-mean-operator constants mu_mean, L_mean, ell_mean, and for finite sums ell_hat, ell_hat_i,
-ell_ij_max, ell_spec_ij_max. Randomness: ``numpy.random.Generator`` from a ``SeedSequence`` built
-from the seed and the family name, so an instance is reproducible bit for bit.
+(eq. (3) [L70]): mu = min_i μ_i, L = max_i L_i, ell = max_i ℓ_i (exact generalized
+eigenvalue), ell_spec (the paper's spectral formula, Appendix G [L774]), kappa = L/mu,
+zeta_sq = Σ‖f_i(z*)‖², sigma_star_sq, sigma_star, L_g, per-client tuples mu_i, L_i, ell_i,
+ell_spec_i, …, the mean-operator constants mu_mean, L_mean, ell_mean, and for finite sums
+ell_hat, ell_hat_i, ell_ij_max, ell_spec_ij_max. Randomness: ``numpy.random.Generator`` from a
+``SeedSequence`` built from the seed and the family name, so an instance is reproducible bit for
+bit.
 
-Families: :func:`g_norm`, :func:`g_sym` (digest §8 generators), :func:`quadratic_game` (eq. (5),
-L282), :func:`rls` (Appendix G.1, L788–L818); knobs :func:`with_heterogeneity`,
-:func:`with_noise`, :func:`finite_sum`; the claims' instances :func:`p1_instances`,
-:func:`kappa_family`, :func:`with_shared_jacobian`, :func:`shared_nonnormal`,
+Families: :func:`g_norm`, :func:`g_sym` (test generators of ours), :func:`quadratic_game`
+(eq. (5), Section 5 [L280–L282]), :func:`rls` (eq. (6) [L294], Appendix G.1 [L788–L818]); knobs
+:func:`with_heterogeneity`, :func:`with_noise`, :func:`finite_sum`; the claims' instances
+:func:`p1_instances`, :func:`kappa_family`, :func:`with_shared_jacobian`, :func:`shared_nonnormal`,
 :func:`random_monotone`.
 """
 
@@ -46,7 +48,7 @@ class NoiseModel:
     """Additive zero-mean Gaussian noise g_i(z) = f_i(z) + ξ_i, ξ_i ~ N(0, s_i² I / d).
 
     The same ξ_i at z and z* (coupled), so L_g = ℓ and σ_*² = Σ_i E‖ξ_i‖² = Σ_i s_i² exactly
-    (proxskip_vip.md §8 "exact-constant noise")."""
+    (our exact-constant noise model)."""
 
     std: np.ndarray  # (n,) per-client s_i, with E‖ξ_i‖² = s_i²
 
@@ -131,7 +133,7 @@ def _haar(rng: np.random.Generator, n: int, k: int) -> np.ndarray:
 
 
 def _offsets(rng: np.random.Generator, n: int, d: int, zeta_sq: float) -> np.ndarray:
-    """c (n, d) with Σ_i c_i = 0 and Σ_i ‖c_i‖² = zeta_sq (digest §8 heterogeneity knob)."""
+    """c (n, d) with Σ_i c_i = 0 and Σ_i ‖c_i‖² = zeta_sq (our heterogeneity knob)."""
     if zeta_sq == 0:
         return np.zeros((n, d))
     c = rng.standard_normal((n, d))
@@ -146,7 +148,7 @@ def build(name: str, J: np.ndarray, b: np.ndarray, *, params: dict[str, float],
           Jij: np.ndarray | None = None, bij: np.ndarray | None = None,
           noise: NoiseModel | None = None,
           data: dict[str, np.ndarray] | None = None) -> AffineVIP:
-    """Solve the mean operator for z* and attach the exact constants (linalg, digest §6.4).
+    """Solve the mean operator for z* and attach the exact constants (:mod:`problems.linalg`).
 
     Raises ValueError naming ``name`` if a client operator is not monotone or the mean operator
     is not strongly monotone (no unique z*, Assumption 4.1)."""
@@ -174,10 +176,11 @@ def _rebuild(problem: AffineVIP, **changes: object) -> AffineVIP:
 
 def g_norm(n: int = 5, d: int = 4, mu: float = 1.0, s: float | np.ndarray = 3.0,
            zeta_sq: float = 1.0, seed: int = 0) -> AffineVIP:
-    """G-norm (digest §8, §6.4): J_i = μI + s_i K_i, K_i = [[0, U_i], [−U_iᵀ, 0]], U_i Haar.
+    """G-norm (our generator): J_i = μI + s_i K_i, K_i = [[0, U_i], [−U_iᵀ, 0]], U_i Haar.
 
     J_i is normal with eigenvalues μ ± i s_i, so μ_i = μ, L_i = √(μ² + s_i²) and
-    ℓ_i = ℓ_spec,i = (μ² + s_i²)/μ = L_i²/μ: ℓ/μ = κ² exactly (the worst case of L101/L184).
+    ℓ_i = ℓ_spec,i = (μ² + s_i²)/μ = L_i²/μ: ℓ/μ = κ² exactly (the worst case of ℓ ≤ κL,
+    Section 2.2 [L101] and the remark after Corollary 3.6 [L184]).
     b_i = −J_i z₀ + c_i with Σc_i = 0, Σ‖c_i‖² = zeta_sq (so z* = z₀)."""
     fam = "g_norm"
     n = _int(fam, "n", n, 1)
@@ -206,8 +209,9 @@ def g_norm(n: int = 5, d: int = 4, mu: float = 1.0, s: float | np.ndarray = 3.0,
 
 def g_sym(n: int = 5, d: int = 4, mu: float = 1.0, L: float = 10.0, zeta_sq: float = 1.0,
           seed: int = 0) -> AffineVIP:
-    """G-sym (digest §8): J_i = Q_i diag(λ_i) Q_iᵀ symmetric, spectrum ⊂ [μ, L] containing both
-    endpoints (the rest uniform), so μ_i = μ, L_i = ℓ_i = L (minimisation, L184: ℓ = L)."""
+    """G-sym (our generator): J_i = Q_i diag(λ_i) Q_iᵀ symmetric, spectrum ⊂ [μ, L] containing both
+    endpoints (the rest uniform), so μ_i = μ, L_i = ℓ_i = L (minimisation, the remark after
+    Corollary 3.6 [L184]: ℓ = L)."""
     fam = "g_sym"
     n = _int(fam, "n", n, 1)
     d = _int(fam, "d", d, 1)
@@ -237,7 +241,8 @@ def g_sym(n: int = 5, d: int = 4, mu: float = 1.0, L: float = 10.0, zeta_sq: flo
 
 def _psd(rng: np.random.Generator, shape: tuple[int, ...], k: int, lo: float,
          hi: float) -> np.ndarray:
-    """PSD k×k matrices Q diag(U[lo, hi]) Qᵀ, Q = eigenvectors of GᵀG (code convention, §9.B)."""
+    """PSD k×k matrices Q diag(U[lo, hi]) Qᵀ, Q = eigenvectors of GᵀG (as in
+    the authors' code (github.com/isayantan/ProxSkipVIP, Reproducibility Statement [L302]))."""
     G = rng.standard_normal((*shape, k, k))
     _, Q = np.linalg.eigh(np.swapaxes(G, -1, -2) @ G)
     lam = rng.uniform(lo, hi, size=(*shape, k))
@@ -246,11 +251,13 @@ def _psd(rng: np.random.Generator, shape: tuple[int, ...], k: int, lo: float,
 
 
 def quadratic_game(n: int = 20, m: int = 100, d: int = 20, seed: int = 0) -> AffineVIP:
-    """Strongly-monotone quadratic game (5) (L282), typo fixed to −½x₂ᵀC_ij x₂ (digest §9 #28).
+    """Strongly-monotone quadratic game, eq. (5) [L280–L282], with the printed −½x₁ᵀC_ij x₁ read
+    as −½x₂ᵀC_ij x₂ (otherwise x₂ has no concavity; the authors' code uses x₂).
 
     f_ij = ½x₁ᵀA_ij x₁ + x₁ᵀB_ij x₂ − ½x₂ᵀC_ij x₂ + a_ijᵀx₁ − c_ijᵀx₂ with d the total dimension
-    (two players of d/2, code convention §9.B #30), eigenvalues of A_ij, C_ij ~ U[0.01, 1] and of
-    B_ij ~ U[0, 1] (eigenbasis of GᵀG), a_ij, c_ij ~ N(0, I). Operator J_ij = [[A, B], [−Bᵀ, C]],
+    (two players of d/2, as in the authors' code; the text's d = 20 [L282] does not say which),
+    eigenvalues of A_ij, C_ij ~ U[0.01, 1] and of B_ij ~ U[0, 1] (eigenbasis of GᵀG),
+    a_ij, c_ij ~ N(0, I). Operator J_ij = [[A, B], [−Bᵀ, C]],
     b_ij = (a_ij, c_ij); J_i, b_i are the means over j. Per-sample Jij, bij are returned."""
     fam = "quadratic_game"
     n = _int(fam, "n", n, 1)
@@ -275,17 +282,19 @@ def quadratic_game(n: int = 20, m: int = 100, d: int = 20, seed: int = 0) -> Aff
 
 def rls(r: int = 200, s: int = 8, n: int = 20, lam: float = 50.0, seed: int = 0,
         beta_std: float = 1.0, y_std: float = 0.01) -> AffineVIP:
-    """Robust least squares (6), Appendix G.1 (L788–L818): G(β, y) = ‖Aβ − y‖² − λ‖y − y₀‖².
+    """Robust least squares, eq. (6) [L294], Appendix G.1 [L788–L818]:
+    G(β, y) = ‖Aβ − y‖² − λ‖y − y₀‖².
 
     z = (β, y) ∈ R^{s+r}; row k gives F_k = (∇_β, −∇_y) of (A_kᵀβ − y_k)² − λ(y_k − y₀k)²:
     J_k = [[2a_k a_kᵀ, −2a_k e_kᵀ], [2e_k a_kᵀ, 2(λ−1)e_k e_kᵀ]], b_k = (0, −2λ y₀k e_k). Rows are
     split contiguously, m = r/n per client (sample j of client i is row i·m + j); the global
-    F = (1/r) Σ_k F_k is G's operator divided by r (digest §9 #34), so
-    mu_mean = min{2λ_min(AᵀA), 2(λ−1)}/r. Data follow the code snapshot (§9.B): A ~ N(0, 1),
-    y₀ = Aβ₀ + N(0, y_std²), β₀ ~ N(0, beta_std²). z* = (β_OLS, (λy₀ − Aβ*)/(λ−1)).
+    F = (1/r) Σ_k F_k is G's operator divided by r (Appendix G.1 [L810] writes G as r times
+    problem (5)), so mu_mean = min{2λ_min(AᵀA), 2(λ−1)}/r. Data follow the authors' code:
+    A ~ N(0, 1), y₀ = Aβ₀ + N(0, y_std²), β₀ ~ N(0, beta_std²). z* = (β_OLS, (λy₀ − Aβ*)/(λ−1)).
 
-    Per-client μ_i = 0 (client i has no curvature in other clients' y-coordinates, digest §9
-    #35): ``constants['mu'] = 0`` and ``kappa = inf``; Assumption 4.1 fails (outside the theory).
+    Per-client μ_i = 0 (client i has no curvature in other clients' y-coordinates [derived],
+    Appendix G.1 [L814–L818]): ``constants['mu'] = 0`` and ``kappa = inf``; Assumption 4.1
+    fails (outside the theory).
     """
     fam = "rls"
     r = _int(fam, "r", r, 1)
@@ -295,7 +304,8 @@ def rls(r: int = 200, s: int = 8, n: int = 20, lam: float = 50.0, seed: int = 0,
     if not math.isfinite(lam) or lam <= 1:
         raise BadInput("lam", f"must be > 1 (strong concavity in y needs λ > 1), got {lam} ({fam})")
     if r % n:
-        raise BadInput("n", f"must divide r = {r} (m = r/n rows per client, L810), got {n} ({fam})")
+        raise BadInput("n", f"must divide r = {r} (m = r/n rows per client, Appendix G.1 "
+                       f"[L810]), got {n} ({fam})")
     if s > r:
         raise BadInput("s", f"must be <= r = {r} (A needs full column rank), got {s} ({fam})")
     beta_std = _float(fam, "beta_std", beta_std)
@@ -325,7 +335,7 @@ def rls(r: int = 200, s: int = 8, n: int = 20, lam: float = 50.0, seed: int = 0,
 # ---------------------------------------------------------------- knobs
 
 def with_heterogeneity(problem: AffineVIP, zeta_sq: float, seed: int = 0) -> AffineVIP:
-    """Heterogeneity knob (digest §8): b_i = −J_i z* + c_i, Σc_i = 0, Σ‖c_i‖² = zeta_sq.
+    """Heterogeneity knob (ours): b_i = −J_i z* + c_i, Σc_i = 0, Σ‖c_i‖² = zeta_sq.
 
     z* is unchanged and f_i(z*) = c_i, so ζ² = zeta_sq exactly. Finite-sum b_ij are shifted by
     the same amount, keeping b_ij − b_i (and hence σ_*²) unchanged. ``data`` (e.g. RLS y₀) keeps
@@ -342,7 +352,7 @@ def with_heterogeneity(problem: AffineVIP, zeta_sq: float, seed: int = 0) -> Aff
 
 
 def with_noise(problem: AffineVIP, std: float | np.ndarray) -> AffineVIP:
-    """Exact-constant additive Gaussian noise (digest §8): g_i = f_i + ξ_i, E‖ξ_i‖² = s_i².
+    """Exact-constant additive Gaussian noise (ours): g_i = f_i + ξ_i, E‖ξ_i‖² = s_i².
 
     ξ_i is coupled (same sample at x and z*), so L_g is unchanged and σ_*² gains Σ_i s_i²."""
     s = _per_client("with_noise", "std", std, problem.n)
@@ -354,7 +364,7 @@ def with_noise(problem: AffineVIP, std: float | np.ndarray) -> AffineVIP:
 
 def finite_sum(problem: AffineVIP, m: int = 10, spread: float = 1.0, seed: int = 0,
                jac_spread: float = 0.0) -> AffineVIP:
-    """Finite-sum version f_i = (1/m) Σ_j F_ij (Assumption 4.3, L246–L250; digest §8).
+    """Finite-sum version f_i = (1/m) Σ_j F_ij (Assumption 4.3 [L246–L250]).
 
     b_ij = b_i + ξ_ij with Σ_j ξ_ij = 0 and (1/m) Σ_j ‖ξ_ij‖² = spread² for every client. With
     jac_spread = 0, J_ij = J_i, so ℓ̂ = ℓ and σ_*² = n·spread² exactly; jac_spread > 0 adds
@@ -387,11 +397,11 @@ def finite_sum(problem: AffineVIP, m: int = 10, spread: float = 1.0, seed: int =
     return _rebuild(problem, Jij=Jij, bij=bij, params=params)
 
 
-# ---------------------------------------------------------------- the claims' instances (§8)
+# ---------------------------------------------------------------- the claims' instances
 
 def with_shared_jacobian(problem: AffineVIP, zeta_sq: float, seed: int = 0) -> AffineVIP:
     """Every client gets client 1's Jacobian J_1 (heterogeneity only in b_i, ζ² = zeta_sq), so
-    the mean operator keeps the client conditioning (μ_mean = μ; digest §8 P7, P8)."""
+    the mean operator keeps the client conditioning (μ_mean = μ; claims proxskip.p7, p8)."""
     J = np.repeat(problem.J[:1], problem.n, axis=0)
     shared = build(f"{problem.name}-shared", J, problem.b,
                    params={**problem.params, "shared_jacobian": 1.0})
@@ -399,7 +409,7 @@ def with_shared_jacobian(problem: AffineVIP, zeta_sq: float, seed: int = 0) -> A
 
 
 def kappa_family(family: str, kappa: float, seed: int = 0) -> AffineVIP:
-    """n = 3, d = 4, μ = 1 instances at condition number κ = L/μ (digest §8 P6–P8), ζ² = 1:
+    """n = 3, d = 4, μ = 1 instances at condition number κ = L/μ (claims proxskip.p6–p8), ζ² = 1:
     ``g-norm`` (s = √(κ² − 1), so ℓ/μ = κ²), ``g-sym`` (L = κ, ℓ = L), and ``…-shared``, the
     same with client 1's Jacobian for every client (:func:`with_shared_jacobian`)."""
     shared = family.endswith("-shared")
@@ -413,7 +423,8 @@ def kappa_family(family: str, kappa: float, seed: int = 0) -> AffineVIP:
 
 def shared_nonnormal(seed: int = 0) -> tuple[AffineVIP, dict[str, float]]:
     """Three clients sharing the most non-normal per-sample matrix J_ij (smallest ℓ_spec/ℓ) of
-    the quadratic-game generator (n = 5, m = 20, d = 4), heterogeneity ζ² = 1 (digest §8 P15)."""
+    the quadratic-game generator (n = 5, m = 20, d = 4), heterogeneity ζ² = 1 (claim
+    proxskip.p15)."""
     Jij = quadratic_game(n=5, m=20, d=4, seed=seed).Jij.reshape(-1, 4, 4)
     ratio = spectral_cocoercivity_many(Jij) / cocoercivity_many(Jij)
     k = int(np.argmin(ratio))
@@ -423,7 +434,7 @@ def shared_nonnormal(seed: int = 0) -> tuple[AffineVIP, dict[str, float]]:
     return prob, {"sample_index": k, "ell_spec_over_ell": float(ratio[k])}
 
 
-# digest §8 P1/P2 instances: (label, family, arguments); "full-small" keeps 2nd ≤ 20 (P2)
+# instances of claims proxskip.p1/p2: (label, family, arguments); "full-small" keeps 2nd ≤ 20
 _P1_INSTANCES = {
     "quick": [("g_norm n=2 d=4 s=3", "g_norm", {"n": 2, "d": 4, "s": 3.0}),
               ("g_sym n=2 d=4 L=10", "g_sym", {"n": 2, "d": 4, "L": 10.0}),
@@ -443,8 +454,8 @@ _P1_INSTANCES = {
 
 
 def p1_instances(table: str, seed: int = 0) -> list[tuple[str, AffineVIP]]:
-    """The labelled instances of digest §8 P1 (G-norm, G-sym, quadratic game; ``table`` is
-    quick, full or full-small, the last with state dimension 2nd ≤ 20 for P2)."""
+    """The labelled instances of claim proxskip.p1 (G-norm, G-sym, quadratic game; ``table`` is
+    quick, full or full-small, the last with state dimension 2nd ≤ 20 for proxskip.p2)."""
     family = {"g_norm": g_norm, "g_sym": g_sym, "quadratic_game": quadratic_game}
     return [(label, family[name](**kwargs, seed=seed))
             for label, name, kwargs in _P1_INSTANCES[table]]
@@ -453,7 +464,7 @@ def p1_instances(table: str, seed: int = 0) -> list[tuple[str, AffineVIP]]:
 def random_monotone(rng: np.random.Generator, k: int, d: int, normal: bool) -> np.ndarray:
     """k random strongly monotone d×d matrices: normal ones Q·blkdiag(a_j I + b_j R)·Qᵀ
     (a_j > 0, R the 90° rotation), generic non-normal ones S + K (S ≻ 0 random, K skew)
-    (digest §8 P14)."""
+    (claim proxskip.p14)."""
     if normal:
         Q, R = np.linalg.qr(rng.standard_normal((k, d, d)))
         Q = Q * np.sign(np.diagonal(R, axis1=1, axis2=2))[:, None, :]
@@ -510,19 +521,19 @@ def _entry(name: str, description: str, family: Callable[..., AffineVIP],
 
 PROBLEMS: list[ProblemEntry] = [
     _entry("proxskip-g-norm", "G-norm: J_i = μI + s K_i normal, ℓ = (μ²+s²)/μ, ℓ/μ = κ² "
-           "(digest §8)", g_norm,
+           "(our generator)", g_norm,
            {"n": (5, "clients"), "d": (4, "dimension (even)"), "mu": (1.0, "μ"),
             "s": (3.0, "skew strength s (κ² = 1 + s²/μ²)"),
             "zeta_sq": (1.0, "heterogeneity ζ² = Σ‖f_i(z*)‖²")}, False),
-    _entry("proxskip-g-sym", "G-sym: symmetric J_i with spectrum in [μ, L], ℓ = L (digest §8)",
+    _entry("proxskip-g-sym", "G-sym: symmetric J_i with spectrum in [μ, L], ℓ = L (ours)",
            g_sym,
            {"n": (5, "clients"), "d": (4, "dimension"), "mu": (1.0, "μ"), "L": (10.0, "L"),
             "zeta_sq": (1.0, "heterogeneity ζ² = Σ‖f_i(z*)‖²")}, False),
-    _entry("proxskip-quadratic-game", "quadratic game (5), L282, finite sum of m samples "
+    _entry("proxskip-quadratic-game", "quadratic game, eq. (5) [L282], finite sum of m samples "
            "per client", quadratic_game,
            {"n": (20, "clients"), "m": (100, "samples per client"),
             "d": (20, "total dimension (two players of d/2)")}, True),
-    _entry("proxskip-rls", "robust least squares (6), Appendix G.1, contiguous row split "
+    _entry("proxskip-rls", "robust least squares, eq. (6), Appendix G.1, contiguous row split "
            "(per-client μ_i = 0)", rls,
            {"r": (200, "rows"), "s": (8, "features"), "n": (20, "clients (divides r)"),
             "lam": (50.0, "penalty λ > 1"), "beta_std": (1.0, "β₀ std"),
