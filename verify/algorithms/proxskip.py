@@ -1,17 +1,18 @@
-"""ProxSkip-VIP-FL and its baselines as algorithm units (digest §4; paper L121–L132,
-L212–L226, L451–L480).
+"""ProxSkip-VIP-FL and its baselines as algorithm units (Algorithm 1 [L121–L132], Algorithm 2
+[L212–L226], Algorithms 3 and 4 in Appendix C [L451–L490]).
 
 State arrays are shaped (replicas R, clients n, dim d). Client i's operator is
 f_i(z) = J_i z + b_i (``problems.proxskip.AffineVIP``); the consensus operator is
-F(x) = Σ_i F_i(x_i) (L70), x* = (z*, …, z*), and V_t = Σ_i‖x_{i,t} − z*‖² + (γ/p)²
-Σ_i‖h_{i,t} − f_i(z*)‖² (+ Mγ²σ_t² for L-SVRGDA) on the stacked local iterates (digest §5.6).
+F(x) = Σ_i F_i(x_i) (eq. (3) [L70]), x* = (z*, …, z*), and V_t = Σ_i‖x_{i,t} − z*‖² + (γ/p)²
+Σ_i‖h_{i,t} − f_i(z*)‖² (+ Mγ²σ_t² for L-SVRGDA) on the stacked local iterates (Theorem 3.1's
+Lyapunov function [L140] in the consensus form of Theorem 4.2 [L238]).
 
 Estimators: ``gda`` (g_i = f_i), ``sgda`` (coupled additive Gaussian noise if the problem has a
 noise model, uniform single sample j ~ Unif[m] of the finite sum if it has one), loopless SVRG
 (Alg. 4). Random streams: ``coin`` (θ_t, shared by the clients), ``noise``, ``sample`` (j),
 ``refresh`` (ζ_t, shared by the clients). Default step sizes and probabilities come from the
 encoded schedules (``fedbounds.theorems.proxskip``): Cor. 3.6 (GDA), Cor. 3.5 (SGDA), Cor. 3.9
-(L-SVRGDA), and p = √(γμ) (L174) when only γ is given.
+(L-SVRGDA), and p = √(γμ) (Cor. 3.5 [L174]) when only γ is given.
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ def sample_jac(Jij: np.ndarray, j: np.ndarray, v: np.ndarray) -> np.ndarray:
 
 def proxskip_update(x: np.ndarray, h: np.ndarray, g: np.ndarray, theta: np.ndarray,
                     gamma: float, p: float) -> tuple[np.ndarray, np.ndarray]:
-    """One iteration of Alg. 2 (L212–L226) given the oracle values g and the coins θ (R,):
+    """One iteration of Alg. 2 [L212–L226] given the oracle values g and the coins θ (R,):
     x̂ = x − γ(g − h); if θ: x ← mean_i(x̂_i − (γ/p)h_i) else x ← x̂; h ← h + (p/γ)(x − x̂)
     (so h is unchanged when θ = 0). Pure: inputs are not modified; the averaging is computed
     only for the replicas that communicate."""
@@ -102,7 +103,8 @@ def proxskip_update(x: np.ndarray, h: np.ndarray, g: np.ndarray, theta: np.ndarr
 
 
 def projected_update(x: np.ndarray, g: np.ndarray, gamma: float) -> np.ndarray:
-    """Proximal (S)GDA on the consensus problem: x ← Π(x − γg) (L119, digest P11)."""
+    """Proximal (S)GDA on the consensus problem: x ← Π(x − γg) (Section 3 [L119]; claim
+    proxskip.p11)."""
     return average(x - gamma * g)
 
 
@@ -150,7 +152,8 @@ def stack(problem: AffineVIP, replicas: int, value: Any = 0.0) -> np.ndarray:
 
 
 def lyapunov(problem: AffineVIP, gamma: float, p: float) -> dict[str, Observe]:
-    """dist_sq = Σ_i‖x_i − z*‖² and V = dist_sq + (γ/p)²Σ_i‖h_i − f_i(z*)‖² (L140, stacked)."""
+    """dist_sq = Σ_i‖x_i − z*‖² and V = dist_sq + (γ/p)²Σ_i‖h_i − f_i(z*)‖² (Thm 3.1 [L140],
+    stacked)."""
     z = problem.z_star
     fz = problem.f(np.broadcast_to(z, (problem.n, problem.d)))
     weight = (gamma / p) ** 2
@@ -176,28 +179,29 @@ def _positive(name: str, value: float, what: str) -> float:
 
 def schedule_mu(problem: AffineVIP) -> float:
     """μ of the schedules: the consensus μ = min_i μ_i (Assumption 4.1) or, where it is 0 (RLS:
-    μ_i = 0, digest §9 #35, outside the theory), the mean operator's μ, as Table G does (L786)."""
+    μ_i = 0 under the split of Appendix G.1 [L814–L818], outside the theory), the mean
+    operator's μ, as Table G does (Appendix G [L786])."""
     c = problem.constants
     return float(c["mu"]) if c["mu"] > 0 else float(c["mu_mean"])
 
 
 def given_step_p(problem: AffineVIP, gamma: float) -> float:
-    """p = √(γμ) at a given γ (setting of Cor. 3.5, L174), at most 1."""
+    """p = √(γμ) at a given γ (setting of Cor. 3.5 [L174]), at most 1."""
     values = {"gamma": gamma, "mu": schedule_mu(problem)}
     p = min(1.0, schedule_values(theory.cor35_given_step, values)["p"])
     return _positive("p", p, "p = √(γμ)")
 
 
 def cor36_schedule(problem: AffineVIP, **constants: float) -> dict[str, float]:
-    """Cor. 3.6's γ = 1/(2ℓ) and p = √(γμ) (L182) at the problem's exact ℓ and μ, or at the
-    ``constants`` given instead (e.g. Table G's spectral ℓ, L786)."""
+    """Cor. 3.6's γ = 1/(2ℓ) and p = √(γμ) [L182] at the problem's exact ℓ and μ, or at the
+    ``constants`` given instead (e.g. Table G's spectral ℓ, Appendix G [L786])."""
     values = {"ell": problem.constants["ell"], "mu": schedule_mu(problem), **constants}
     return schedule_values(theory.cor36, values)
 
 
 def gda_steps(problem: AffineVIP, gamma: float | None = None,
               p: float | None = None) -> tuple[float, float]:
-    """(γ, p): Cor. 3.6's γ = 1/(2ℓ), p = √(γμ) (L182) unless given; p = √(γμ) at a given γ."""
+    """(γ, p): Cor. 3.6's γ = 1/(2ℓ), p = √(γμ) [L182] unless given; p = √(γμ) at a given γ."""
     if gamma is None:
         sched = cor36_schedule(problem)
         gamma = _positive("gamma", sched["gamma"], "Cor. 3.6: γ = 1/(2ℓ)")
@@ -208,9 +212,9 @@ def gda_steps(problem: AffineVIP, gamma: float | None = None,
 
 
 def sgda_step(problem: AffineVIP, epsilon: float | None = None, **constants: float) -> float:
-    """Cor. 3.5's γ = min{1/(2L_g), 1/(2μ), με/(8σ_*²)} (L174) at the problem's constants or
-    the ``constants`` given; without a target accuracy ε the last cap is +∞ (Table G, L786:
-    γ = 1/(2L_g))."""
+    """Cor. 3.5's γ = min{1/(2L_g), 1/(2μ), με/(8σ_*²)} [L174] at the problem's constants or
+    the ``constants`` given; without a target accuracy ε the last cap is +∞ (Table G, Appendix G
+    [L786]: γ = 1/(2L_g))."""
     c = problem.constants
     sigma = math.sqrt(c["sigma_star_sq"])
     no_cap = epsilon is None or sigma == 0  # με/(8σ_*²) = +∞
@@ -222,7 +226,7 @@ def sgda_step(problem: AffineVIP, epsilon: float | None = None, **constants: flo
 
 def svrg_steps(problem: AffineVIP, gamma: float | None = None, p: float | None = None,
                q: float | None = None, **constants: float) -> tuple[float, float, float]:
-    """(γ, p, q) of Cor. 3.9 (L204): γ = 1/(6ℓ̂), then q = 2γμ and p = √(γμ) at that γ (at the
+    """(γ, p, q) of Cor. 3.9 [L204]: γ = 1/(6ℓ̂), then q = 2γμ and p = √(γμ) at that γ (at the
     problem's constants or the ``constants`` given; ℓ̂ = ℓ without samples, m = 1)."""
     c = {"ell_hat": problem.constants["ell"], **problem.constants, "mu": schedule_mu(problem),
          **constants}
@@ -259,9 +263,9 @@ def proxskip_method(problem: AffineVIP, gamma: float, p: float, estimator: str =
 
 def svrg_method(problem: AffineVIP, gamma: float, p: float, q: float,
                 x0: Any = 0.0) -> Method[SvrgState]:
-    """ProxSkip-L-SVRGDA-FL (Alg. 4, L472–L480): g_i = F_{ij}(x_i) − F_{ij}(w_i) + f_i(w_i),
-    w_i ← x_i w.p. q (coin ζ_t shared), h_{i,0} = 0. V includes Mγ²σ_t² with M = 4/q
-    (Cor. 3.9) and σ_t² = Σ_i (1/m) Σ_j ‖F_ij(w_i) − F_ij(z*)‖² (erratum lemma3.8-sigma).
+    """ProxSkip-L-SVRGDA-FL (Alg. 4, Appendix C [L472–L490]):
+    g_i = F_{ij}(x_i) − F_{ij}(w_i) + f_i(w_i), w_i ← x_i w.p. q (coin ζ_t shared), h_{i,0} = 0.
+    V includes Mγ²σ_t² with M = 4/q (Cor. 3.9 [L204]) and σ_t² = Σ_i (1/m) Σ_j ‖F_ij(w_i) − F_ij(z*)‖² (erratum lemma3.8-sigma).
     Without finite-sum samples, m = 1 (J_i1 = J_i: g_i = f_i)."""
     JT = np.ascontiguousarray(problem.J.transpose(0, 2, 1))
     b = problem.b
@@ -297,8 +301,8 @@ def local_method(problem: AffineVIP, gamma: float, H: int, extragradient: bool =
                  estimator: str = "gda", x0: Any = 0.0) -> Method[ConsensusState]:
     """Local GDA/SGDA (h ≡ 0, H local steps then averaging; Deng & Mahdavi 2021) or Local
     EG/SEG (H extragradient steps y = x − γg(x), x ← x − γg(y), then averaging; Beznosikov et
-    al. 2020). One step is one communication round (digest §4 "Baselines": the paper gives no
-    update rule, these are the standard ones)."""
+    al. 2020). One step is one communication round (the paper names the baselines,
+    Appendix G [L770], but gives no update rule; these are the standard ones)."""
     g_of = oracle(problem, estimator)
     calls = H * (2 if extragradient else 1)
     streams = {k: (lambda rng, R, f=f: [f(rng, R) for _ in range(calls)])
@@ -325,8 +329,9 @@ def local_method(problem: AffineVIP, gamma: float, H: int, extragradient: bool =
 
 def projected_method(problem: AffineVIP, gamma: float, estimator: str = "gda",
                      x0: Any = 0.0) -> Method[ConsensusState]:
-    """Proximal (S)GDA x ← Π(x − γ g(x)), communicating every step (L119). Shares the
-    ``noise``/``sample`` streams with :func:`proxskip_method` for the same seed (digest P11)."""
+    """Proximal (S)GDA x ← Π(x − γ g(x)), communicating every step (Section 3 [L119]).
+    Shares the ``noise``/``sample`` streams with :func:`proxskip_method` for the same seed
+    (claim proxskip.p11)."""
     g_of = oracle(problem, estimator)
 
     def step(state: ConsensusState, draws: Mapping, t: int) -> tuple[ConsensusState, np.ndarray]:
@@ -340,7 +345,7 @@ def projected_method(problem: AffineVIP, gamma: float, estimator: str = "gda",
 
 def lockstep(first: Method, second: Method,
              observe: Mapping[str, Callable[[PairState], np.ndarray]]) -> Method[PairState]:
-    """Two methods stepped on the same draws (common random numbers, digest §8 P11); a stream
+    """Two methods stepped on the same draws (common random numbers, claim proxskip.p11); a stream
     both declare is drawn once (``first``'s draw function). Communications are ``first``'s."""
     def step(state: PairState, draws: Mapping, t: int) -> tuple[PairState, np.ndarray]:
         a, communicated = first.step(state.first, draws, t)
@@ -355,7 +360,7 @@ def lockstep(first: Method, second: Method,
 def skipless_pair(problem: AffineVIP, gamma: float, p: float, estimator: str,
                   h0: np.ndarray) -> tuple[Method[PairState], PairState]:
     """ProxSkip-(S)GDA-FL from (x_0, h_0) = (0, h0) and proximal (S)GDA from x_0 = 0 in lockstep
-    (digest §8 P11: equal for p = 1, any h_0), observing max_i |x − x'| per replica (``diff``)
+    (claim proxskip.p11: equal for p = 1, any h_0), observing max_i |x − x'| per replica (``diff``)
     and both distances to x*; with the start state (replicas = h0.shape[0])."""
     dist = distance(problem)["dist_sq"]
     pair = lockstep(proxskip_method(problem, gamma, p, estimator),
@@ -408,7 +413,7 @@ def build_projected(problem: AffineVIP, config: Mapping[str, Any]) -> Method[Con
 
 
 GAMMA = Param(None, "step size γ (default: the theorem's schedule)", low=0.0, low_open=True)
-P_PARAM = Param(None, "communication probability p (default √(γμ), L174)", low=0.0,
+P_PARAM = Param(None, "communication probability p (default √(γμ), Cor. 3.5 [L174])", low=0.0,
                 high=1.0, low_open=True)
 X0 = Param(0.0, "initial point: every coordinate of every x_{i,0}")
 H_PARAM = Param(None, "local steps per round (default round(1/p), p = √(γμ))", kind=int, low=1)
@@ -416,17 +421,17 @@ ESTIMATOR = Param("gda", "oracle: gda (g_i = f_i) or sgda (noise / one sample)",
                   choices=("gda", "sgda"))
 
 PROXSKIP_GDA_FL = Algorithm(
-    "proxskip-gda-fl", "proxskip", "ProxSkip-GDA-FL (Alg. 2, g_i = f_i; L212); γ, p of "
+    "proxskip-gda-fl", "proxskip", "ProxSkip-GDA-FL (Alg. 2 [L212], g_i = f_i); γ, p of "
     "Cor. 3.6", build_gda, {"gamma": GAMMA, "p": P_PARAM, "x0": X0}, PROBLEMS)
 PROXSKIP_SGDA_FL = Algorithm(
     "proxskip-sgda-fl", "proxskip", "ProxSkip-SGDA-FL (Alg. 2, stochastic g_i: coupled Gaussian "
-    "noise or one sample of the finite sum; L212); γ of Cor. 3.5", build_sgda,
+    "noise or one sample of the finite sum; Alg. 2 [L212]); γ of Cor. 3.5", build_sgda,
     {"gamma": GAMMA, "p": P_PARAM, "x0": X0,
      "epsilon": Param(None, "target accuracy ε of Cor. 3.5's cap γ ≤ με/(8σ_*²) (default: "
                             "none, γ = 1/(2L_g) as in Table G)", low=0.0, low_open=True)},
     PROBLEMS)
 PROXSKIP_L_SVRGDA_FL = Algorithm(
-    "proxskip-l-svrgda-fl", "proxskip", "ProxSkip-L-SVRGDA-FL (Alg. 4, loopless SVRG; L472); "
+    "proxskip-l-svrgda-fl", "proxskip", "ProxSkip-L-SVRGDA-FL (Alg. 4 [L472], loopless SVRG); "
     "γ, p, q of Cor. 3.9", build_svrg,
     {"gamma": GAMMA, "p": P_PARAM, "x0": X0,
      "q": Param(None, "reference refresh probability q (default 2γμ)", low=0.0, high=1.0,
@@ -441,5 +446,5 @@ LOCAL_EG = Algorithm(
     {"gamma": GAMMA, "H": H_PARAM, "x0": X0, "estimator": ESTIMATOR}, PROBLEMS)
 PROJECTED_GDA = Algorithm(
     "projected-gda", "proxskip", "Proximal (S)GDA x ← Π(x − γg), communicating every step "
-    "(p = 1 reference, L119)", build_projected,
+    "(p = 1 reference, Section 3 [L119])", build_projected,
     {"gamma": GAMMA, "x0": X0, "estimator": ESTIMATOR}, PROBLEMS)

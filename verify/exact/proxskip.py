@@ -1,16 +1,16 @@
-"""Exact second moments of ProxSkip-VIP-FL on affine problems (digest §4 "linear-map form").
+"""Exact second moments of ProxSkip-VIP-FL (Algorithm 2) on affine problems ([derived]).
 
-With client operators f_i(z) = J_i z + b_i, the consensus operator F(x) = Σ_i F_i(x_i) (L70) is
-affine with Jacobian J = blkdiag(J_i), the prox Π = (1/n) 1 1ᵀ ⊗ I is linear, and the errors
-e = (x − x*, h − F(x*)) evolve by e ↦ T_θ e + G_θ ξ with θ ~ Bernoulli(p) and ξ the additive
-oracle noise (zero for GDA):
+With client operators f_i(z) = J_i z + b_i, the consensus operator F(x) = Σ_i F_i(x_i)
+(eq. (3) [L70]) is affine with Jacobian J = blkdiag(J_i), the prox Π = (1/n) 1 1ᵀ ⊗ I is
+linear, and the errors e = (x − x*, h − F(x*)) evolve by e ↦ T_θ e + G_θ ξ with
+θ ~ Bernoulli(p) and ξ the additive oracle noise (zero for GDA):
 
     T_0 = [[I − γJ, γI], [0, I]],
     T_1 = [[Π(I − γJ), γ(1 − 1/p)Π], [(p/γ)(Π − I)(I − γJ), (1 − p)(I − Π)]],
     G_0 = [[−γI], [0]],   G_1 = [[−γΠ], [p(I − Π)]].
 
 So Σ_t = E[e_t e_tᵀ] obeys Σ ↦ p(T_1ΣT_1ᵀ + G_1QG_1ᵀ) + (1 − p)(T_0ΣT_0ᵀ + G_0QG_0ᵀ) exactly,
-E[V_t] = tr(W Σ_t) with W = diag(I, (γ/p)² I) (Thm 3.1's Lyapunov function, L140), the
+E[V_t] = tr(W Σ_t) with W = diag(I, (γ/p)² I) (Thm 3.1's Lyapunov function [L140]), the
 asymptotic rate is the spectral radius of pT_1⊗T_1 + (1 − p)T_0⊗T_0, and the stationary
 second moment (the exact SGDA neighbourhood, Cor. 3.5) solves a linear equation.
 
@@ -52,12 +52,12 @@ class LinearMaps:
 
     @property
     def W(self) -> np.ndarray:
-        """Diagonal weight of V_t = ‖e_x‖² + (γ/p)²‖e_h‖² (L140, σ_t ≡ 0)."""
+        """Diagonal weight of V_t = ‖e_x‖² + (γ/p)²‖e_h‖² (Thm 3.1 [L140], σ_t ≡ 0)."""
         nd = self.n * self.d
         return np.concatenate([np.ones(nd), np.full(nd, (self.gamma / self.p) ** 2)])
 
     def V(self, e: np.ndarray) -> float:
-        """V = ‖e_x‖² + (γ/p)²‖e_h‖² of an error vector e (L140)."""
+        """V = ‖e_x‖² + (γ/p)²‖e_h‖² of an error vector e (Thm 3.1 [L140])."""
         return float(np.dot(self.W, e**2))
 
     def mean_map(self) -> np.ndarray:
@@ -66,7 +66,8 @@ class LinearMaps:
 
 
 def consensus(problem: AffineVIP) -> tuple[np.ndarray, np.ndarray]:
-    """J = blkdiag(J_1, …, J_n) and Π = (1/n) 1 1ᵀ ⊗ I_d (digest §6.4 "Consensus (FL) operator")."""
+    """J = blkdiag(J_1, …, J_n) and Π = (1/n) 1 1ᵀ ⊗ I_d (the consensus operator of eq. (3)
+    [L70] and the prox of its regularizer, the average)."""
     n, d = problem.n, problem.d
     J = sla.block_diag(*problem.J)
     Pi = np.kron(np.full((n, n), 1.0 / n), np.eye(d))
@@ -74,7 +75,8 @@ def consensus(problem: AffineVIP) -> tuple[np.ndarray, np.ndarray]:
 
 
 def proxskip_maps(problem: AffineVIP, gamma: float, p: float) -> LinearMaps:
-    """The linear maps of digest §4 for ProxSkip-VIP-FL with step γ and probability p."""
+    """The linear maps T_0, T_1, G_0, G_1 (module docstring, [derived] from Algorithm 2
+    [L212–L226]) for ProxSkip-VIP-FL with step γ and probability p."""
     if not (0 < p <= 1) or gamma <= 0:
         raise ValueError(f"need gamma > 0 and p in (0, 1], got gamma={gamma}, p={p}")
     n, d = problem.n, problem.d
@@ -93,8 +95,9 @@ def proxskip_maps(problem: AffineVIP, gamma: float, p: float) -> LinearMaps:
 
 def initial_error(problem: AffineVIP, x0: np.ndarray | None = None,
                   h0: np.ndarray | None = None) -> np.ndarray:
-    """e_0 = (x_0 − x*, h_0 − F(x*)) stacked, x* = (z*, …, z*), F(x*)_i = f_i(z*) (L70);
-    x_0 = h_0 = 0 (the paper's code, §9.B; Alg. 4) unless given."""
+    """e_0 = (x_0 − x*, h_0 − F(x*)) stacked, x* = (z*, …, z*), F(x*)_i = f_i(z*) (eq. (3)
+    [L70]); x_0 = 0 (the authors' code) and h_0 = 0 (the input of Alg. 4
+    [L473]) unless given."""
     fz = problem.f(np.broadcast_to(problem.z_star, (problem.n, problem.d)))
     ex = (0.0 if x0 is None else np.asarray(x0, float)) - problem.z_star
     eh = (0.0 if h0 is None else np.asarray(h0, float)) - fz
@@ -112,7 +115,7 @@ def noise_cov(problem: AffineVIP) -> np.ndarray:
 def expected_V(maps: LinearMaps, e0: np.ndarray | None = None, steps: int = 0, *,
                Sigma0: np.ndarray | None = None, Q: np.ndarray | None = None,
                stop_below: float | None = None) -> np.ndarray:
-    """E[V_t] for t = 0..steps by the exact second-moment recursion (digest §4).
+    """E[V_t] for t = 0..steps by the exact second-moment recursion (module docstring).
 
     Starts from Σ_0 = e_0 e_0ᵀ (or ``Sigma0``); ``Q`` adds the noise term. With
     ``stop_below`` the recursion stops at the first t with E[V_t] ≤ stop_below (the returned
@@ -166,7 +169,7 @@ def _duplication(k: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def spectral_radius(maps: LinearMaps) -> float:
-    """Spectral radius of pT_1⊗T_1 + (1 − p)T_0⊗T_0 (digest §8 P2).
+    """Spectral radius of pT_1⊗T_1 + (1 − p)T_0⊗T_0 (claim proxskip.p2).
 
     The map is positive (it sends PSD matrices to PSD matrices), so its spectral radius has a
     PSD eigenmatrix (Krein–Rutman) and equals the radius of its restriction to symmetric
@@ -208,7 +211,8 @@ def burn_in(maps: LinearMaps, Q: np.ndarray, floor: float, steps: int,
 
 
 def skipless_radius(problem: AffineVIP, gamma: float) -> float:
-    """Spectral radius of the p = 1 second-moment map T_1⊗T_1, i.e. ρ(T_1)² (digest §6.4)."""
+    """Spectral radius of the p = 1 second-moment map T_1⊗T_1, i.e. ρ(T_1)² ([derived]: the
+    stability threshold of plain GDA at p = 1)."""
     T1 = proxskip_maps(problem, gamma, 1.0).T1
     return float(np.max(np.abs(np.linalg.eigvals(T1)))) ** 2
 
@@ -281,7 +285,8 @@ def local_gda_floor(problem: AffineVIP, gamma: float, H: int) -> float:
 
 def estimator_moments(problem: AffineVIP, X: np.ndarray, W: np.ndarray) -> dict[str, np.ndarray]:
     """Exact expectations over the finite index j ~ Unif[m] (independent per client) at stacked
-    points X, W of shape (K, n, d), consensus convention (digest §5.6, §5.7):
+    points X, W of shape (K, n, d), consensus convention (eq. (3) [L70]; Appendices F.3–F.4
+    [L657–L742]):
 
     * ``inner`` = ⟨F(x) − F(x*), x − x*⟩ = Σ_i ⟨f_i(x_i) − f_i(z*), x_i − z*⟩;
     * ``sgda`` = E‖g(x) − F(x*)‖² for g_i = F_{ij}(x_i) (Lemma 3.4's left side);
