@@ -2,7 +2,7 @@
 fix of the counterexample, exact tracking, reproducibility, the run document, the defaults
 read from the encoded Theorem 5.1, and the simulator against the exact round map."""
 
-# ruff: noqa: E741  (I is the paper's number of local steps, L166)
+# ruff: noqa: E741  (I is the paper's number of local steps, Algorithm 1 [L167])
 
 import numpy as np
 import pytest
@@ -30,8 +30,8 @@ def test_fix_converges_to_x_star_and_tracks_exactly(alg, eta: float) -> None:
     prob = make("feddro-counterexample", {})
     values = {"eta": eta, "I": 2, **({"beta": 0.3} if alg is FEDDRO else {})}
     h = history(alg.method(prob, values), 2000, observe=observers(prob, "xbar", "track"))
-    assert abs(h.mean("xbar")[-1]) < 1e-12  # x* = 0 (digest §8.4)
-    assert np.max(h.mean("track")) == 0.0  # ȳ^t ≡ (1/K)Σ g_k(x_k^t) exactly (digest §4.3)
+    assert abs(h.mean("xbar")[-1]) < 1e-12  # x* = 0 (eq. (10))
+    assert np.max(h.mean("track")) == 0.0  # ȳ^t ≡ (1/K)Σ g_k(x_k^t) exactly (eq. (8))
 
 
 @pytest.mark.parametrize("alg", [FEDAVG_CO_CASE1, FEDAVG_CO_CASE2])
@@ -39,7 +39,7 @@ def test_vanilla_does_not_converge_in_simulator(alg) -> None:
     prob = make("feddro-counterexample", {})
     h = history(alg.method(prob, {"eta": 0.04, "I": 2}), 2000,
                 observe=observers(prob, "xbar", "grad_phi_sq"))
-    assert h.mean("xbar")[::2].min() >= 0.5 and h.mean("grad_phi_sq")[-1] > 1 / 17  # L481, L531
+    assert h.mean("xbar")[::2].min() >= 0.5 and h.mean("grad_phi_sq")[-1] > 1 / 17  # [L481, L531]
 
 
 @pytest.mark.parametrize(("alg", "case", "literal"), [(FEDAVG_CO_CASE2, "II", 0),
@@ -54,7 +54,7 @@ def test_simulator_matches_round_map(alg, case: str, literal: int) -> None:
 
 
 def test_tracking_error_contracts_by_one_minus_beta() -> None:
-    # deterministic: ȳ^t − (1/K)Σg_k(x_k^t) = (1 − β)^t (ȳ⁰ − g(x̄⁰)) (digest §4.3)
+    # deterministic: ȳ^t − (1/K)Σg_k(x_k^t) = (1 − β)^t (ȳ⁰ − g(x̄⁰)) (from eq. (8))
     prob = make("feddro-p2", {"K": 4, "s": 0.0, "s_h": 0.0})
     h = run_feddro(prob, 30, 1, 0, ("track",), eta=0.05, beta=0.25, I=3, ybar0_offset=0.1)
     t = np.arange(31)
@@ -83,14 +83,14 @@ def test_stochastic_feddro_reduces_gradient() -> None:
 
 
 def test_defaults_from_theorem_5_1() -> None:
-    # η = √(|b|K/T), β = min(1, 4B_g⁴L_f²η) (L234); P1 with A = 0.5, s = 0: B_g = 3/2, L_f = 1/2
+    # η = √(|b|K/T), β = min(1, 4B_g⁴L_f²η) (Thm 5.1); P1 with A = 0.5, s = 0: B_g = 3/2, L_f = 1/2
     prob = make("feddro-p1", {"K": 2, "A": 0.5, "C": 0.5, "s": 0.0})
     steps = theorem_steps(prob, 8192, 2)
     assert steps["eta"] == pytest.approx((4 / 8192) ** 0.5, rel=1e-15)
     assert steps["c_beta"] == pytest.approx(81 / 16) and steps["L_Phi"] == pytest.approx(9 / 8)
     config = FEDDRO.method(prob, {"T": 8192, "b": 2}).config
     assert config["eta"] == steps["eta"] and config["beta"] == pytest.approx(81 / 16 * steps["eta"])
-    # an explicit η keeps β = c_βη (Lemma F.5's β^{t+1} = c_βη^t, L888)
+    # an explicit η keeps β = c_βη (Lemma F.5's β^{t+1} = c_βη^t [L890])
     assert FEDDRO.method(prob, {"eta": 0.01}).config["beta"] == pytest.approx(0.0506250)
     for bad in ({"eta": 0.0}, {"beta": 0.0}, {"I": 0}, {"b": 1.5}, {"literal": 1}):
         with pytest.raises(BadInput):
@@ -104,7 +104,7 @@ def test_run_document_and_counts() -> None:
     assert len(doc["metrics"]["grad_phi_sq"]) == len(doc["metrics"]["round"]) == 301
     s = doc["summary"]
     assert s["communications"] == 150 and s["iterations"] == 300  # x every I, ȳ every iteration
-    assert s["samples_per_client"] == 4 * 300  # 4|b| samples per iteration (digest §4.3)
+    assert s["samples_per_client"] == 4 * 300  # 4|b| per iteration (Alg. 2, eqs. (7), (8))
     lit = run_document(FEDAVG_CO_CASE1, "feddro-counterexample", make("feddro-counterexample", {}),
                        {"I": 2, "eta": 0.01, "literal": 1}, 6)
     assert lit["config"]["variant"] == "literal" and lit["summary"]["samples_per_client"] == 18
@@ -122,7 +122,7 @@ def test_blow_up_is_diverged() -> None:
 
 
 def test_potential_descent_on_the_small_B_g_instance() -> None:
-    # P1 with g = 0.2x, x̄⁰ = 2, ȳ⁰ = 0 (digest §8.11): printed c_β = 4B_g⁴L_f² violates Lemma
+    # P1 with g = 0.2x, x̄⁰ = 2, ȳ⁰ = 0 (feddro.p11): printed c_β = 4B_g⁴L_f² violates Lemma
     # F.5 at t = 0 (D_0 > 0), the repaired c_β = 4max(B_g², B_g⁴)L_f² does not
     cfg = {"problem": "p1", "K": 2, "A": 0.0, "C": 0.0, "s": 0.0, "gscale": 0.2, "x0": 2.0,
            "ybar0": 0.0, "eta_frac": 0.36, "T": 400, "R": 1, "I": 1}

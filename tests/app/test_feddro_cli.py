@@ -18,7 +18,7 @@ def test_cli_counterexample_json() -> None:
                               "eta=0.01", "--json"])
     assert out.exit_code == 0, out.output
     d = json.loads(out.stdout)
-    assert KEYS <= set(d) and abs(d["trajectory"][1] - 0.520164197011407) < 1e-12  # digest §5.1
+    assert KEYS <= set(d) and abs(d["trajectory"][1] - 0.520164197011407) < 1e-12  # ref. table
     assert d["fixed_point"] > 1 and min(d["trajectory"]) >= 0.5
     assert d["decay"] is None and d["variant"] == "proof"
     bad = runner.invoke(app, ["counterexample", "feddro.thm4.1", "--case", "X", "--set", "I=2",
@@ -56,8 +56,8 @@ def test_run_feddro_default_steps_and_blow_up() -> None:
                             "--rounds", "7", "--seeds", "2", "--json"])
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)
-    assert doc["config"]["eta"] == pytest.approx((2 / 7) ** 0.5)  # √(|b|K/T), L234
-    assert doc["config"]["beta"] == 1.0  # c_βη = 4B_g⁴L_f²η > 1, capped (digest §9.19)
+    assert doc["config"]["eta"] == pytest.approx((2 / 7) ** 0.5)  # √(|b|K/T), Theorem 5.1
+    assert doc["config"]["beta"] == 1.0  # c_βη = 4B_g⁴L_f²η > 1, capped (β^t ∈ (0, 1))
     # recorded before the redesign (same seeds): avg and final ‖∇Φ‖², ‖x̄ − x*‖²
     s = doc["summary"]
     assert s["avg_grad_phi_sq"] == pytest.approx(0.058520716822441976, rel=1e-12)

@@ -1,6 +1,7 @@
-"""FedDRO claims (feddro.md §8): registration, and the numbers in the evidence of the claims on
-small grids (the quick profile's verdicts and statistics are checked against the recorded
-reference by tools/compare_verdicts.py; perturbations by tests/contract/test_claims.py)."""
+"""FedDRO claims (our predictions feddro.p1–p15): registration, and the numbers in the evidence
+of the claims on small grids (the quick profile's verdicts and statistics are checked against
+the recorded reference by tools/compare_verdicts.py; perturbations by
+tests/contract/test_claims.py)."""
 
 import math
 
@@ -50,7 +51,7 @@ def test_p8_bound_small() -> None:
     v = SPECS["feddro.p8"].run("quick", configs=[{"s": 0.0, "I": 2, "R": 1}])
     assert v.verdict == "confirmed" and v.statistic > 10
     row = v.evidence["rows"][0]
-    assert row["T_th"] == pytest.approx(820.125) and row["T"] == 823  # L629 at P1's constants
+    assert row["T_th"] == pytest.approx(820.125) and row["T"] == 823  # Theorem F.1's T_th, P1
 
 
 def test_p10_tracking_small() -> None:
@@ -81,7 +82,7 @@ def _specific(cid: str, v) -> None:
         assert e["printed_c_beta_small_Bg"]["max_excess"] > 1e-6
     elif cid == "feddro.p12":
         assert v.statistic <= 1 + 1e-9
-        d = e["digest_references"]
+        d = e["expected_values"]
         assert d["counterexample_bound"] == 8.0 and abs(d["p1_max_abs_Phi2"] - 0.5) < 1e-12
     elif cid == "feddro.p14":
         assert abs(v.statistic) <= 0.05 and e["growth_fit_abs_rel_gap_vs_eta"]["lo"] > 0

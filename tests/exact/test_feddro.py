@@ -1,9 +1,9 @@
-"""FedDRO exact computations: the Theorem 4.1 counterexample's round maps vs the digest's
-reference table (feddro.md §5.1, mpmath 30 digits), fixed points and generalisations; the
+"""FedDRO exact computations: the Theorem 4.1 counterexample's round maps vs an independent
+reference table (mpmath, 30 digits; not the paper's numbers), fixed points and generalisations; the
 encoded theorems evaluated at numbers (Lemma F.4's steady state, Theorem F.1's horizon,
 Corollary 2's costs, Lemma 3.1 vs the true smoothness)."""
 
-# ruff: noqa: E741  (I is the paper's number of local steps, L166)
+# ruff: noqa: E741  (I is the paper's number of local steps, Algorithm 1 [L167])
 
 import math
 
@@ -14,7 +14,7 @@ from fedbounds.problems.feddro import make
 from fedbounds.verify.algorithms.feddro import THM41_COUNTEREXAMPLE
 from fedbounds.verify.exact import feddro
 
-# digest §5.1 table (I = 2, x̄⁰ = 0.5): (x̄², x̄⁴, x̄⁶), fixed point
+# independent reference table (I = 2, x̄⁰ = 0.5): (x̄², x̄⁴, x̄⁶), fixed point
 TABLE = {
     ("II", 0.01): ((0.520164197011407, 0.539921023081538, 0.559261718186647), 1.07045122681),
     ("II", 0.04): ((0.582087142912588, 0.657754775779623, 0.726494614852483), 1.11742089652),
@@ -34,8 +34,8 @@ def test_first_rounds_match_table(case: str, eta: float) -> None:
     for got, want in zip(d["trajectory"][1:], ref, strict=True):
         assert abs(got - want) < 1e-12
     assert d["fixed_point"] == pytest.approx(fp, abs=1e-10)
-    assert d["lower_bound"] == pytest.approx(1 / 17)  # (1/2)²/((1/2)² + 4), L481/L531
-    assert d["C_eta"] == (1 / 8 if case == "I" else 1 / 22)  # L481, L531
+    assert d["lower_bound"] == pytest.approx(1 / 17)  # (1/2)²/((1/2)² + 4), App. D [L481, L531]
+    assert d["C_eta"] == (1 / 8 if case == "I" else 1 / 22)  # Appendix D [L481, L531]
 
 
 @pytest.mark.parametrize("case", ["I", "II"])
@@ -50,8 +50,9 @@ def test_fixed_point_and_lower_bound(case: str, I: int) -> None:
     assert d["grad_sq_final"] >= 1 / 17
 
 
-def test_eta0_limits_digest() -> None:
-    # digest §5.1: Case I root of 12x⁴ − 72x³ + 171x² − 172x + 60 in (1, 2); Case II ∇Φ + (I−1)∇F
+def test_eta0_limits_reference() -> None:
+    # derived (η → 0 limits of the round map): Case I root of 12x⁴ − 72x³ + 171x² − 172x + 60 in
+    # (1, 2); Case II ∇Φ + (I−1)∇F
     x = feddro.fixed_point_eta0("I", 1)
     assert x == pytest.approx(1.16866733425053, abs=1e-12)
     assert abs(12 * x**4 - 72 * x**3 + 171 * x**2 - 172 * x + 60) < 1e-10
@@ -68,7 +69,7 @@ def test_decaying_steps_and_literal_variant() -> None:
     assert d1["final"] == pytest.approx(1.1687, abs=2e-3)
     lit = [feddro.counterexample("I", 2, e, rounds=5, variant="literal")["fixed_point"]
            for e in (0.001, 0.01, 0.1)]
-    assert lit == pytest.approx([1.17013, 1.18273, 1.25996], abs=1e-5)  # digest §5.1
+    assert lit == pytest.approx([1.17013, 1.18273, 1.25996], abs=1e-5)  # independent reference
 
 
 def test_trajectory_from_other_starts_reaches_the_fixed_point() -> None:
@@ -77,7 +78,7 @@ def test_trajectory_from_other_starts_reaches_the_fixed_point() -> None:
         assert feddro.trajectory("II", 2, 0.01, 20000, x0=x0)[0][-1] == pytest.approx(fp, abs=2e-3)
 
 
-def test_sweeps_reproduce_the_digest_tables() -> None:
+def test_sweeps_reproduce_the_reference_tables() -> None:
     runs, series, table_err = feddro.nonconvergence_runs("II", ["proof"], [2], [0.01, 0.04], 200,
                                                          1e-6, 10)
     assert table_err < 1e-10 and all(r["converged"] for r in runs) and len(series) == 2
@@ -114,12 +115,13 @@ def test_counterexample_declaration_runs_the_round_map() -> None:
     ce = THM41_COUNTEREXAMPLE
     doc = ce.run("II", ce.values({"I": 2, "eta": 0.01}), 3, variant=None, decay=None)
     assert doc == feddro.counterexample("II", 2, 0.01, rounds=3)
-    assert abs(doc["trajectory"][1] - 0.520164197011407) < 1e-12  # digest §5.1
+    assert abs(doc["trajectory"][1] - 0.520164197011407) < 1e-12  # reference table
 
 
 def test_theorem_at_and_lemma_F4_steady_state() -> None:
-    # Lemma F.4 (L873–L878) with drift = mean gradient = σ_h = Δ = 0 is e = (1−β)²e + c, so
-    # e* = (2β² + 4η²(1−β)²B_g²B_f²)σ_g²/(|b|K(1 − (1−β)²)) (digest §6, track_ss)
+    # Lemma F.4 (proof form [L875–L878]) with drift = mean gradient = σ_h = Δ = 0 is
+    # e = (1−β)²e + c, so
+    # e* = (2β² + 4η²(1−β)²B_g²B_f²)σ_g²/(|b|K(1 − (1−β)²))
     c = {**make("feddro-p1", {"K": 2, "A": 3.0, "C": 4.0, "s": 2.0}).constants, "b": 1,
          "eta": 0.01, "beta": 0.4, "sigma_g": 2.0, "sigma_h": 0.0, "Delta_h": 0.0,
          "Delta_g": 0.0, "drift": 0.0, "grad_mean_sq": 0.0}
@@ -132,7 +134,8 @@ def test_theorem_at_and_lemma_F4_steady_state() -> None:
 
 def test_horizon_F1_on_P1() -> None:
     # P1 (A = C = 1/2, s = 0, K = 2): B_g = 3/2, L_f = 1/2, L_Φ = 9/8; T_th = 4(L_Φ·2 + 8B_g²)²/2
-    # = 820.125 (L629); c_β = 4B_g⁴L_f² = 81/16, T_β = c_β²·2 = 51.26; T − 1 a multiple of I
+    # = 820.125 (Theorem F.1 [L629]); c_β = 4B_g⁴L_f² = 81/16, T_β = c_β²·2 = 51.26;
+    # T − 1 a multiple of I
     c = {**make("feddro-p1", {"K": 2, "A": 0.5, "C": 0.5, "s": 0.0}).constants, "y_err0": 0.0,
          "b": 1, "I": 2}
     T, T_th, T_beta = feddro.horizon_F1(c)
@@ -141,7 +144,8 @@ def test_horizon_F1_on_P1() -> None:
 
 
 def test_costs_of_corollary_2() -> None:
-    # L251–L261 with I = T^{1/4}/(|b|K)^{3/4}: samples 4|b|KT, model rounds T/I, all rounds T
+    # Corollary 2 [L251–L261] with I = T^{1/4}/(|b|K)^{3/4}: samples 4|b|KT, model rounds T/I,
+    # all rounds T
     cost = feddro.costs_at("feddro.cor2", {"T": 8**3 * 16, "b": 1, "K": 8})
     T = 8**3 * 16
     assert cost["samples"] == 4 * 8 * T and cost["communications (all rounds)"] == T
@@ -149,7 +153,8 @@ def test_costs_of_corollary_2() -> None:
 
 
 def test_lemma31_against_the_true_smoothness() -> None:
-    # counterexample: bound 8 (digest §5.1); P1 (A = C = 1/2): max|Φ''| = ā²/2 = 1/2 exactly
+    # counterexample: Lemma 3.1's bound 8 (B_g²L_f = 16/2); P1 (A = C = 1/2): max|Φ''| = ā²/2
+    # = 1/2 exactly
     rows = feddro.smoothness_rows([("feddro-counterexample", {}),
                                    ("feddro-p1", {"A": 0.5, "C": 0.5, "s": 1.0})], 10, 0)
     assert rows[0]["bound"] == 8.0 and rows[0]["max_abs_Phi2"] == pytest.approx(0.5)

@@ -1,4 +1,4 @@
-"""FedDRO problems: closed forms and exact constants (digest feddro.md §2.3, §5.1, §8)."""
+"""FedDRO problems: closed forms and exact constants (Section 2.1, Appendix D; P1/P2 are ours)."""
 
 import numpy as np
 import pytest
@@ -9,7 +9,7 @@ from fedbounds.problems import feddro
 
 def test_counterexample_constants() -> None:
     c = feddro.make_counterexample({}).constants
-    # digest §5.1: B_f = 1, L_f = 1/2, B_g = 4, Δ_g = 3; Φ(0.5) − Φ* = √17/2 − 2
+    # derived from eq. (10): B_f = 1, L_f = 1/2, B_g = 4, Δ_g = 3; Φ(0.5) − Φ* = √17/2 − 2
     assert (c["B_f"], c["L_f"], c["B_g"], c["Delta_g"]) == (1.0, 0.5, 4.0, 3.0)
     assert c["Phi_gap0"] == pytest.approx(17**0.5 / 2 - 2, abs=1e-15)
     assert c["L_Phi_true"] == pytest.approx(0.5, abs=1e-6)  # vs the Lemma 3.1 bound 8
@@ -21,7 +21,7 @@ def test_p1_p2_closed_forms() -> None:
     assert np.allclose(p1.Phi(x), np.sqrt(x[:, 0] ** 2 + 4))
     assert p1.constants["B_g"] == pytest.approx((1.5**2 + 1) ** 0.5)  # B_g² = (1+A)² + s²
     p2 = feddro.make_p2({"K": 2, "A": 0.5, "C": 0.5})
-    assert p2.x_star[0] == pytest.approx(-0.4766932835517673, abs=1e-12)  # digest §8 P2
+    assert p2.x_star[0] == pytest.approx(-0.4766932835517673, abs=1e-12)  # P2's root
     assert p2.constants["L_h"] == 3.0
 
 
@@ -57,7 +57,7 @@ def test_dro_gradient_and_minimiser(name: str) -> None:
 
 
 def test_chi2_and_kl_reference_values() -> None:
-    # digest §2.3: m = 6, λ = 5, ℓ = default_rng(1).uniform(0, 1, 6)
+    # independent reference values: m = 6, λ = 5, ℓ = default_rng(1).uniform(0, 1, 6)
     ell = np.random.default_rng(1).uniform(0, 1, 6)
     v = feddro.chi2_values(ell, 5.0)
     assert v["true"] == pytest.approx(0.5576789, abs=1e-7)
@@ -79,7 +79,7 @@ def test_bad_parameters() -> None:
 
 
 def test_counterexample_coefficients_from_the_encoded_theorem() -> None:
-    # g_1 = 4x − 4, g_2 = −2x + 4 (L432–L438), read from fedbounds.theorems.feddro
+    # g_1 = 4x − 4, g_2 = −2x + 4 (Appendix D [L434]), read from fedbounds.theorems.feddro
     assert feddro.CE_SLOPES.tolist() == [4.0, -2.0] and feddro.CE_OFFSETS.tolist() == [-4.0, 4.0]
     prob = feddro.make("feddro-counterexample", {})
     assert prob.a.tolist() == [4.0, -2.0] and prob.c.tolist() == [-4.0, 4.0]

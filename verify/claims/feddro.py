@@ -1,8 +1,7 @@
-"""FedDRO claims (digest ``feddro.md`` §8, ids ``feddro.p<N>``): a declared spec and one measure
-each; the runs, round maps and encoded theorems they use live in ``verify.algorithms.feddro``,
-``verify.exact.feddro`` and ``fedbounds.theorems.feddro``."""
+"""FedDRO claims ``feddro.p<N>`` (arXiv:2311.12652; sources: its numbering, [Lnnn] a line of its v1
+text); runs, round maps and theorems: ``verify.{algorithms,exact}.feddro``, ``theorems.feddro``."""
 
-# ruff: noqa: E741  (I is the paper's number of local steps, L166)
+# ruff: noqa: E741  (I is the paper's number of local steps, Algorithm 1 [L167])
 
 from __future__ import annotations
 
@@ -58,8 +57,8 @@ def _abc(params: Params) -> dict[str, float]:
 
 @claim("feddro.p1", title="Case II FedAvg for CO does not converge",
        prediction="Algorithm 1 Case II on the Theorem 4.1 instance: x̄^t ≥ 0.5 at every "
-                  "communication round, ‖∇Φ‖² ≥ 1/17, convergence to a fixed point > 1 "
-                  "(digest §8.1, L531)", source="L186–L188, L511–L600",
+                  "communication round, ‖∇Φ‖² ≥ 1/17 (Appendix D [L531]), a fixed point > 1 "
+                  "(ours)", source="Theorem 4.1; Appendix D, Case II [L186–L188, L511–L600]",
        theorems=("feddro.thm4.1",), rule=LowerBound(bound="threshold"), perturb={"threshold": 0.6},
        params={"etas": [0.01, 0.04, 0.999 / 22], "I_values": [2], "iters_per_eta": 200,
                "threshold": 0.5, "fixed_point_min": 1.0, "table_tol": 1e-10, "conv_tol": 1e-6,
@@ -84,7 +83,7 @@ def p1(params: Params, seed: int) -> Measurement:
                   "min_grad_sq_at_rounds": min(r["min_grad_sq"] for r in runs)},
         checks=(Check("every run reaches its fixed point", all(r["converged"] for r in runs)),
                 Check("fixed points above fixed_point_min", min(fps) > params["fixed_point_min"]),
-                Check("digest §5.1 table reproduced", table_err <= params["table_tol"])),
+                Check("reference table reproduced", table_err <= params["table_tol"])),
         run=RunConfig(f"feddro-fedavg-co-case{1 if case == 'I' else 2}", "feddro-counterexample",
                       {"I": r0["I"], "eta": r0["eta"], **({"literal": 0} if case == "I" else {})},
                       r0["rounds"] * r0["I"], sweeps={"eta": params["etas"], "I": params[
@@ -94,7 +93,7 @@ def p1(params: Params, seed: int) -> Measurement:
 p2 = p1.variant(
     "feddro.p2", title="Case I FedAvg for CO does not converge (proof and literal variants, also "
     "with I = 1)", prediction="Algorithm 1 Case I: x̄^t ≥ 0.5, limits ≈ 1.1737 (proof) / 1.1827 "
-    "(literal) at η = 0.01, also for I = 1 (digest §8.2, L481)", source="L465–L507",
+    "(literal) at η = 0.01, also for I = 1 (App. D [L481]; ours)", source="Appendix D [L456–L507]",
     theorems=("feddro.thm4.1.corrected",), errata=("thm4.1-scope", "alg1-caseI-variant"),
     params={"etas": [0.01, 0.04, 0.999 / 8], "I_values": [1, 2], "case": "I",
             "variants": ["proof", "literal"]},
@@ -104,7 +103,7 @@ p2 = p1.variant(
 @claim("feddro.p3", title="Generalisation: I ∈ {1,2,3,4,8}, decaying steps, any start",
        prediction="η → 0 limits 1.05534, 1.10825, 1.12739, 1.15044 (Case II), 1.16867 (Case I, "
                   "any I); Case II with I = 1 converges to 0; η^t = 0.04/√(t+1) reaches the "
-                  "η → 0 limits (digest §8.3)", source="digest §5.1 [derived]",
+                  "η → 0 limits (ours)", source="Appendix D, generalised [L456–L600]",
        theorems=("feddro.thm4.1.corrected",), errata=("thm4.1-scope",),
        rule=UpperBound(bound="tolerance", rtol=0.0), perturb={"tolerance": 1e-6},
        params={"I_values": [1, 2, 3, 4, 8], "decay_rounds": 20000, "eta": 0.01,
@@ -113,7 +112,7 @@ p2 = p1.variant(
        figure=FigureSpec("Decaying steps: x̄ per round → η→0 limits", "communication round", "x̄",
                          logx=True, logy=False))
 def p3(params: Params, seed: int) -> Measurement:
-    """P3: the round map's η → 0 limits (§5.1), reached with decaying steps and any start."""
+    """P3: the round map's η → 0 limits, reached with decaying steps and any start."""
     errs, rows, starts, series = generalisation(*(params[k] for k in (
         "I_values", "eta", "decay_eta", "decay_rounds", "starts")))
     return Measurement(
@@ -127,7 +126,7 @@ def p3(params: Params, seed: int) -> Measurement:
 
 @claim("feddro.p4", title="FedDRO / modified FedAvg fix the counterexample",
        prediction="x̄^t → 0 and ȳ^t ≡ (1/K)Σ g_k(x_k^t) exactly (deterministic, ȳ⁰ = g(x̄⁰)) "
-                  "(digest §8.4, Theorem 4.2 L194)", source="L192–L194, L202–L226",
+                  "(Theorem 4.2 [L194])", source="Theorem 4.2; Algorithm 2 [L192–L194, L202–L226]",
        theorems=("feddro.thm4.2", "feddro.thm5.1"), rule=UpperBound(bound="tolerance", rtol=0.0),
        params={"etas": [0.04, 1 / 22], "betas": [0.3], "T": 2000, "I": 2, "tolerance": 1e-10,
                "track_tolerance": 1e-24}, perturb={"T": 50},
@@ -161,8 +160,8 @@ def p4(params: Params, seed: int) -> Measurement:
 
 
 @claim("feddro.p5", title="FedDRO rate T^(-1/2)",
-       prediction="log–log slope of G_T vs T is −0.5 ± 0.1 with η = √(|b|K/T) (digest §8.5, "
-                  "Cor. 1 L247)", source="L232–L247", theorems=("feddro.thm5.1", "feddro.cor1"),
+       prediction="log–log slope of G_T vs T is −0.5 ± 0.1 with η = √(|b|K/T) (Cor. 1 [L247])",
+       source="Theorem 5.1; Corollary 1 [L232–L247]", theorems=("feddro.thm5.1", "feddro.cor1"),
        rule=Interval(predicted="predicted", tol="tolerance"), perturb={"predicted": -1.0},
        params={"Ts": [500, 2000, 8000], "Ks": [2], "sweep": "T", "I_values": [1], "replicas": 48,
                "predicted": -0.5, "tolerance": 0.1, "A": 0.5, "C": 0.5, "s": 1.0},
@@ -189,16 +188,16 @@ def p5(params: Params, seed: int) -> Measurement:
 
 
 p6 = p5.variant("feddro.p6", title="Linear speedup in the number of clients K",
-                prediction="G_T ∝ K^(−1/2) at fixed T (slope −0.5 ± 0.1) (digest §8.6, L257)",
-                source="L251–L263", theorems=("feddro.cor2",),
+                prediction="G_T ∝ K^(−1/2) at fixed T (slope −0.5 ± 0.1) (Cor. 2 (i) [L257])",
+                source="Corollary 2 [L251–L263]", theorems=("feddro.cor2",),
                 params={"Ts": [2000], "Ks": [2, 4, 8, 16], "sweep": "K"},
                 profiles={"full": {"Ts": [8000], "I_values": [1]}},
                 figure=FigureSpec("FedDRO on P1: G_T vs K", "K", "G_T", logx=True))
 
 
 @claim("feddro.p7", title="Client drift: local steps I hurt beyond 1 + T^(1/4)/(|b|K)^(3/4)",
-       prediction="G_T flat for I ≤ I_th and growing beyond (digest §8.7, L241, L245)",
-       source="L241–L247", theorems=("feddro.cor1",), rule=LowerBound(bound="growth_min"),
+       prediction="G_T flat for I ≤ I_th and growing beyond (Thm 5.1 remark, Cor. 1 [L241, L245])",
+       source="Cor. 1 [L241–L247]", theorems=("feddro.cor1",), rule=LowerBound(bound="growth_min"),
        params={"I_values": [1, 2, 16, 64], "T": 4000, "K": 8, "replicas": 12,
                "flat_tolerance": 0.15, "growth_min": 2.0}, perturb={"growth_min": 100.0},
        profiles={"full": {"I_values": [1, 2, 4, 16, 64, 256], "T": 16000, "replicas": 48}},
@@ -227,7 +226,7 @@ def p7(params: Params, seed: int) -> Measurement:
 
 @claim("feddro.p8", title="Theorem F.1 bound holds with exact constants (bound / observed)",
        prediction="measured G_T ≤ Theorem F.1 bound (L̄ corrected) for T ≥ max(T_th, c_β²|b|K) "
-                  "(digest §8.8)", source="L625–L636",
+                  "(Theorem F.1, errata applied)", source="Theorem F.1 [L625–L636]",
        theorems=("feddro.thm5.1.corrected", "feddro.thmF.1.corrected"),
        errata=("Lbar-coefficient", "beta-le-1"), rule=LowerBound(bound=1.0),
        params={"configs": [{"s": 0.0, "I": 1, "R": 1}, {"s": 0.0, "I": 2, "R": 1},
@@ -268,9 +267,10 @@ def p8(params: Params, seed: int) -> Measurement:
 
 @claim("feddro.p9", title="Heterogeneity scaling of the client-drift excess of G_T",
        prediction="on P2 with I above the Corollary 1 threshold, G_T grows roughly quadratically "
-                  "in the heterogeneity scale α (the Δ² terms of L636); at I = 1 the "
-                  "heterogeneity of a linear g does not matter (digest §8.9)",
-       source="L236–L241, L634–L636, L724–L727", theorems=("feddro.thm5.1", "feddro.cor1"),
+                  "in the heterogeneity scale α (a reading of the Δ² terms of Theorem F.1 [L636]); "
+                  "at I = 1 the heterogeneity of a linear g does not matter (ours)",
+       source="Thm 5.1, F.1, Lemma F.3 [L236–L241, L634–L636, L723–L728]",
+       theorems=("feddro.thm5.1", "feddro.cor1"),
        rule=Interval(predicted="predicted", tol="tolerance"), perturb={"predicted": 1.0},
        params={"alphas": [1 / 16, 1 / 8, 1 / 4], "K": 8, "T": 4000, "I": 16, "knob": "het",
                "A_alphas": [0.5, 1.0, 2.0], "tail_rounds": 10, "conv_tol": 1e-6,
@@ -285,7 +285,7 @@ def p9(params: Params, seed: int) -> Measurement:
     """P9: lim G_T(I) − lim G_T(1) vs the heterogeneity scale α (deterministic, exact orbits);
     at I = 1 G_T does not depend on the heterogeneity of a linear g. [derived] The drift bias
     of the averaged gradient is η(I−1) × Hessian × gradient heterogeneity = O(α²), so its
-    square is O(α⁴); the Δ² of L636 is an upper bound, not the rate."""
+    square is O(α⁴); the Δ² of Theorem F.1 [L636] is an upper bound, not the rate."""
     K, T, I, knob, tail = params["K"], params["T"], params["I"], params["knob"], params["tail_rounds"]
     if knob not in ("het", "A"):
         raise BadInput("knob", "'het' (all client deviations × α) or 'A' (A → 0.5α only)")
@@ -330,7 +330,7 @@ def p9(params: Params, seed: int) -> Measurement:
     return Measurement(
         statistic=fit.slope, interval=(fit.lo, fit.hi),
         series={"observed": (al.tolist(), ginf.tolist()),
-                "∝ α² (digest)": (al.tolist(), (ginf[0] * (al / al[0]) ** 2).tolist()),
+                "∝ α² (Δ² reading)": (al.tolist(), (ginf[0] * (al / al[0]) ** 2).tolist()),
                 "∝ α⁴": (al.tolist(), (ginf[0] * (al / al[0]) ** 4).tolist())},
         evidence={
             "rows": rows, "fit": fit.as_dict(), "I": I, "I_threshold": drift_threshold(base, T),
@@ -348,8 +348,8 @@ def p9(params: Params, seed: int) -> Measurement:
 
 @claim("feddro.p10", title="Tracking error of ȳ scales like β/(|b|K) (Lemma F.4)",
        prediction="steady-state E‖ȳ^t − (1/K)Σg_k(x_k^t)‖² ∝ βσ_g²/(|b|K) (log-slopes +1 in β, "
-                  "−1 in K) and below Lemma F.4's steady state (digest §8.10)",
-       source="L817–L878", theorems=("feddro.thm5.1", "feddro.lemF.4"),
+                  "−1 in K) and below Lemma F.4's steady state (ours, from Lemma F.4 [L875–L878])",
+       source="Lemma F.4 [L817–L878]", theorems=("feddro.thm5.1", "feddro.lemF.4"),
        rule=Interval(predicted="predicted_beta", tol="tolerance"), perturb={"predicted_K": 0.0},
        params={"betas": [0.4, 0.1], "Ks": [2, 8], "T": 2000, "eta": 0.01, "replicas": 8,
                "predicted_beta": 1.0, "predicted_K": -1.0, "tolerance": 0.2, "A": 3.0, "C": 4.0,
@@ -410,7 +410,7 @@ _SMALL = {"problem": "p1", "K": 2, "A": 0.0, "C": 0.0, "s": 0.0, "gscale": 0.2, 
        prediction="V^t = E Φ(x̄^t) + E‖ȳ^t − (1/K)Σg_k(x_k^t)‖² decreases as Lemma F.5 states "
                   "when the step-size conditions and β ≤ 1 hold; with B_g < 1 the printed c_β = "
                   "4B_g⁴L_f² breaks the proof's cancellation, repaired by c_β = 4max(B_g², "
-                  "B_g⁴)L_f² (digest §8.11)", source="L884–L897, L653, L716",
+                  "B_g⁴)L_f² (ours)", source="Lemma F.5; Lemma F.2 [L884–L898, L653, L716]",
        theorems=("feddro.thm5.1", "feddro.thm5.1.corrected", "feddro.lemF.5",
                  "feddro.lemF.5.corrected"), errata=("lemmaF2-track-coefficient",),
        rule=UpperBound(bound="atol", rtol=0.0), perturb={"grad_coef": 5.0},
@@ -443,8 +443,8 @@ def p11(params: Params, seed: int) -> Measurement:
         evidence={"runs": evidence[:-1], "printed_c_beta_small_Bg": evidence[-1],
                   "printed_c_beta_violated": bad["max_excess"] > params["atol"],
                   "step_conditions_met": conds, "grad_coef": params["grad_coef"],
-                  "ambiguity": "A1 (8) skipped at t = 0; A3 independent batches (the proof's "
-                               "premise, §9.27); β = c_βη constant (A5); V^t per replica"},
+                  "ambiguity": "A1 (8) skipped at t = 0; A3 independent batches (the premise "
+                               "of eq. (16)); β = c_βη constant (A5); V^t per replica"},
         checks=(Check("printed c_β violates Lemma F.5 at B_g = 0.2",
                       bad["max_excess"] > params["atol"]),),
         inconclusive=None if conds else "the step-size conditions of Lemmas F.3/F.5 do not hold",
@@ -456,7 +456,7 @@ def p11(params: Params, seed: int) -> Measurement:
 
 @claim("feddro.p12", title="Lemma 3.1: Φ is (L_h + B_f L_g + B_g² L_f)-smooth",
        prediction="max|∇²Φ| ≤ L_h + B_f L_g + B_g² L_f; on P1 max|Φ''| = 1/2, counterexample "
-                  "bound 8 (digest §8.12, L146–L148)", source="L146–L148",
+                  "bound 8 (Lemma 3.1; values ours)", source="Lemma 3.1 [L146–L148]",
        theorems=("feddro.thm5.1", "feddro.lem3.1"), rule=UpperBound(bound=1.0, rtol=1e-9),
        params={"scalar": [("feddro-counterexample", {}),
                           ("feddro-p1", {"A": 0.5, "C": 0.5, "s": 1.0}),
@@ -465,7 +465,7 @@ def p11(params: Params, seed: int) -> Measurement:
                           ("feddro-p2", {"A": 0.5, "C": 0.5, "s": 1.0}),
                           ("feddro-p2", {"A": 0.5, "C": 0.5, "s": 1.0, "het": 0.25})],
                "dro": [("feddro-kl-dro", {}), ("feddro-chi2-dro", {})], "dro_points": 200,
-               "bound_scale": 1.0, "digest_p1": 0.5, "digest_ce_bound": 8.0},
+               "bound_scale": 1.0, "expected_p1": 0.5, "expected_ce_bound": 8.0},
        profiles={"full": {"dro_points": 2000, "dro": [
            ("feddro-kl-dro", {}), ("feddro-chi2-dro", {}),
            ("feddro-kl-dro", {"lam": 5.0, "hetero": 2.0}),
@@ -479,24 +479,24 @@ def p12(params: Params, seed: int) -> Measurement:
     ce = next((r for r in rows if r["problem"] == "feddro-counterexample"), None)
     p1_ = next((r for r in rows if r["problem"] == "feddro-p1" and r["params"].get("A") == 0.5),
                None)
-    digest_ok = ((ce is None or abs(ce["bound"] - params["digest_ce_bound"]) <= 1e-12)
-                 and (p1_ is None or abs(p1_["max_abs_Phi2"] - params["digest_p1"]) <= 1e-12))
+    expected_ok = ((ce is None or abs(ce["bound"] - params["expected_ce_bound"]) <= 1e-12)
+                   and (p1_ is None or abs(p1_["max_abs_Phi2"] - params["expected_p1"]) <= 1e-12))
     xs = list(range(len(rows)))
     return Measurement(
         statistic=max(r["ratio"] for r in rows),
         series={"bound L_h + B_f L_g + B_g² L_f": (xs, [r["bound"] for r in rows]),
                 "max |∇²Φ|": (xs, [r["max_abs_Phi2"] for r in rows])},
-        evidence={"rows": rows, "digest_references_match": digest_ok, "digest_references": {
+        evidence={"rows": rows, "expected_values_match": expected_ok, "expected_values": {
             "counterexample_bound": ce and ce["bound"], "p1_max_abs_Phi2": p1_ and p1_[
                 "max_abs_Phi2"]}},
-        checks=(Check("digest references exact", digest_ok),
+        checks=(Check("expected values exact", expected_ok),
                 Check("grid search never exceeds the closed form",
                       not any(r.get("grid_exceeds_exact", False) for r in rows))))
 
 
 @claim("feddro.p13", title="Complexity counting: model rounds ε^(-3/2), all rounds ε^(-2)",
        prediction="with I = T^(1/4)/(|b|K)^(3/4): model rounds ∝ ε^(-3/2), ȳ rounds ∝ ε^(-2) "
-                  "(digest §8.13)", source="L251–L263",
+                  "(Cor. 2; Def. 3.3)", source="Corollary 2; Definition 3.3 [L158, L251–L263]",
        theorems=("feddro.cor2", "feddro.cor2.corrected"), errata=("communication-count",),
        rule=Interval(predicted="predicted_all", tol="tolerance"), perturb={"predicted_all": -1.5},
        params={"Ts": [12_500_000, 1_250_000_000, 125_000_000_000], "K": 8, "b": 1,
@@ -504,7 +504,7 @@ def p12(params: Params, seed: int) -> Measurement:
        figure=FigureSpec("Corollary 2: rounds vs ε", "ε", "rounds", logx=True))
 def p13(params: Params, seed: int) -> Measurement:
     """P13: Corollary 2's costs and schedule against ε = the Corollary 1 bound at T (Φ(x̄⁰) − Φ*
-    = 1/2, σ = Δ = 0); L261's O(ε^{-3/2}) counts model rounds only (ȳ: every iteration)."""
+    = 1/2, σ = Δ = 0); Cor. 2's O(ε^{-3/2}) [L261] counts model rounds only (ȳ: every iteration)."""
     K, b, rows = params["K"], params["b"], []
     unit = dict.fromkeys(("L_g", "L_h", "sigma_h", "sigma_g", "Delta_h", "Delta_g", "y_err0"),
                          0.0) | {"L_f": 1.0, "B_f": 1.0, "B_g": 1.0, "Phi_gap0": 0.5}
@@ -528,10 +528,10 @@ def p13(params: Params, seed: int) -> Measurement:
 
 
 @claim("feddro.p14", title="Shared vs independent batch in (7)/(8): an O(η) effect",
-       prediction="FedDRO with the literal shared batch b_{g_k}^t (L220, L224) vs independent "
-                  "batches (the proof's premise, L674): G_T differs by little at small η (bias "
-                  "O(η)), a gap grows with η (digest §8.14, A3, §9.27)",
-       source="L220–L226, L674–L675", theorems=("feddro.thm5.1",), errata=("batch-correlation",),
+       prediction="FedDRO with the literal shared batch b_{g_k}^t (eqs. (7), (8)) vs independent "
+                  "batches (the premise of eq. (16)): G_T differs by little at small η (bias "
+                  "O(η)), a gap grows with η (ours; A3)", theorems=("feddro.thm5.1",),
+       source="eqs. (7), (8), (16) [L220–L226, L674–L675]", errata=("batch-correlation",),
        rule=Interval(predicted="predicted", tol="tolerance"), perturb={"predicted": 0.5},
        params={"etas": [0.005, 0.01, 0.02, 0.05, 0.1], "K": 2, "T": 1500, "replicas": 300,
                "A": 0.5, "C": 0.5, "s": 1.0, "I": 1, "predicted": 0.0, "tolerance": 0.05},
@@ -542,11 +542,11 @@ def p14(params: Params, seed: int) -> Measurement:
     """P14: paired relative gap (G_shared − G_indep)/G_indep at the smallest η within tolerance
     of 0, and |gap| growing with η (log–log slope CI above 0). [derived] The shared ζ enters
     ȳ^t and ∇g_k(x; ζ) = a_k + sζ₁: E[sζ₁f'(ȳ)] ≈ s²f''(ȳ)(βx^t + x^t − x^{t−1})/(K|b|) ≠ 0,
-    an O(η) bias (restoring on P1) that (16), L674, assumes away."""
+    an O(η) bias (restoring on P1) that eq. (16) [L674] assumes away."""
     prob = make("feddro-p1", {"K": params["K"], **_abc(params)})
     T, R, rows = params["T"], params["replicas"], []
     for eta in params["etas"]:
-        beta = min(1.0, momentum(prob, eta)["beta"])  # β = c_βη (L234)
+        beta = min(1.0, momentum(prob, eta)["beta"])  # β = c_βη (Theorem 5.1 [L234])
         sh, ind = (run_feddro(prob, T, R, seed, ("grad_phi_sq",), eta=eta, beta=beta,
                               I=params["I"], batch_independent=k).G(T) for k in (0, 1))
         rel = mean_ci((sh - ind) / ind.mean())  # paired replicas: the same ζ for (8) and ξ
@@ -571,7 +571,7 @@ def p14(params: Params, seed: int) -> Measurement:
 
 @claim("feddro.p15", title="χ² reformulation: corrected form equals the inner maximum",
        prediction="the corrected ℓ̄ + Var(ℓ)/(2λ) equals max_p; printed eq. (5) does not "
-                  "(digest §8.15, L75–L77)", source="L73–L77",
+                  "(ours)", source="Section 2.1, eq. (5) [L73–L77]",
        rule=UpperBound(bound="tolerance", rtol=0.0), perturb={"tolerance": 1.0},
        params={"m": 6, "lam": 5.0, "data_seed": 1, "tolerance": 1e-9, "extra_draws": 20},
        profiles={"full": {"extra_draws": 200}},
@@ -594,7 +594,7 @@ def p15(params: Params, seed: int) -> Measurement:
                                      "paper eq. (5)": (list(range(len(gaps))), gaps)},
         evidence={"reference": ref, "min_gap_paper_eq5": min(gaps),
                   "kl": kl_values(ell, params["lam"]),
-                  "reference_digest": {"true": 0.5576789, "corrected": 0.5576789,
+                  "reference_values": {"true": 0.5576789, "corrected": 0.5576789,
                                        "paper": -0.0093035}},
         checks=(Check("printed eq. (5) differs from the exact maximum",
                       min(gaps) > params["tolerance"]),))
