@@ -83,7 +83,8 @@ def mutants(paper: str) -> list[Mutant]:
             continue
         if node.lineno != node.end_lineno or _claimed_constant(node, parents):
             continue
-        text = lines[node.lineno - 1][node.col_offset:node.end_col_offset]
+        raw = lines[node.lineno - 1].encode()  # ast offsets count UTF-8 bytes
+        text = raw[node.col_offset:node.end_col_offset].decode()
         new = str(node.value + 1) if isinstance(node.value, int) else repr(node.value * 1.5)
         out.append(Mutant(paper, node.lineno, node.col_offset, node.end_col_offset, text, new,
                           lines[node.lineno - 1].strip()[:100]))
@@ -113,8 +114,9 @@ def run(mutant: Mutant, copy: Path) -> bool:
     path = copy / "fedbounds" / "theorems" / f"{mutant.paper}.py"
     original = path.read_text()
     lines = original.splitlines(keepends=True)
-    line = lines[mutant.line - 1]
-    lines[mutant.line - 1] = line[:mutant.col] + mutant.new + line[mutant.end_col:]
+    line = lines[mutant.line - 1].encode()  # byte offsets, as ast gives them
+    lines[mutant.line - 1] = (line[:mutant.col] + mutant.new.encode()
+                              + line[mutant.end_col:]).decode()
     path.write_text("".join(lines))
     try:
         try:
