@@ -158,7 +158,6 @@ class Erratum:
     printed: str
     corrected: str
     description: str
-    digest: str = ""  # where the digest documents it (e.g. "proxskip_vip.md §9.A item 2")
 
 
 @dataclass(frozen=True)
