@@ -1,7 +1,8 @@
 """Benchmark: vectorized executor vs a plain per-client Python loop for ProxSkip-GDA-FL.
 
-The paper's quadratic game (5) (L282: n = 20 clients, d = 20, m = 100 samples per client),
-g_i = f_i (deterministic oracle), γ = 1/(2ℓ), p = √(γμ) (Table G, L786), 1000 iterations,
+The paper's quadratic game, eq. (5) (Section 5 [L282]: n = 20 clients, d = 20, m = 100 samples
+per client), g_i = f_i (deterministic oracle), γ = 1/(2ℓ), p = √(γμ) (Table G, Appendix G
+[L786]), 1000 iterations,
 64 replicas. Both implementations draw the coins θ_t from the same generator
 (``verify.executor.generators(seed, ["coin"])``), record Σ_i‖x_i − z*‖² every iteration, and
 must produce the same iterates (to round-off: the vectorized matmul and the per-client
@@ -24,7 +25,7 @@ from fedbounds.verify.executor import generators
 
 def plain_loop(problem: AffineVIP, gamma: float, p: float, iterations: int, replicas: int,
                seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """Alg. 2 (L212–L226) written client by client and replica by replica."""
+    """Alg. 2 [L212–L226] written client by client and replica by replica."""
     n, d = problem.n, problem.d
     J, b, z = problem.J, problem.b, problem.z_star
     coin = generators(seed, ["coin"])["coin"]

@@ -1,7 +1,7 @@
-"""ProxSkip-VIP algorithm units (digest §4; Alg. 2 L212–L226, Alg. 4 L472–L480): reproducible
-runs, divergence with its round, Binomial communications, default parameters from the encoded
-schedules (Cor. 3.6 L182, Cor. 3.5 L174, Cor. 3.9 L204), the run document, p = 1 as proximal
-(S)GDA, and L-SVRGDA without a floor."""
+"""ProxSkip-VIP algorithm units (Algorithm 2 [L212–L226], Algorithm 4 [L472–L490]):
+reproducible runs, divergence with its round, Binomial communications, default parameters from
+the encoded schedules (Cor. 3.6 [L182], Cor. 3.5 [L174], Cor. 3.9 [L204]), the run document,
+p = 1 as proximal (S)GDA, and L-SVRGDA without a floor."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def test_blowup_reports_diverged_with_round(gnorm):
 
 
 def test_communications_are_binomial(gnorm):
-    """One shared coin θ_t ~ Bernoulli(p) per iteration (L125): mean pT."""
+    """One shared coin θ_t ~ Bernoulli(p) per iteration (Alg. 1 line 3 [L125]): mean pT."""
     method = algorithms.PROXSKIP_GDA_FL.method(gnorm)
     p, T = method.config["p"], 400
     tr = simulate(method, T, replicas=400, seed=1, record_every=T)
@@ -74,17 +74,17 @@ def test_execute_validates_arguments():
 
 
 def test_gda_defaults_are_cor36(gnorm):
-    """Cor. 3.6 (L182): γ = 1/(2ℓ), p = √(γμ); G-norm n=3, s=3: ℓ = (μ² + s²)/μ = 10."""
+    """Cor. 3.6 [L182]: γ = 1/(2ℓ), p = √(γμ); G-norm n=3, s=3: ℓ = (μ² + s²)/μ = 10."""
     config = algorithms.PROXSKIP_GDA_FL.method(gnorm).config
     assert config["gamma"] == pytest.approx(1 / 20, rel=1e-12)  # ℓ is a generalized eigenvalue
     assert config["p"] == pytest.approx(math.sqrt(1 / 20), rel=1e-12)
     given = algorithms.PROXSKIP_GDA_FL.method(gnorm, {"gamma": 0.01}).config
-    assert given["p"] == pytest.approx(0.1, rel=1e-14)  # p = √(γμ) at the given γ (L174)
+    assert given["p"] == pytest.approx(0.1, rel=1e-14)  # p = √(γμ) at the given γ (Cor. 3.5 [L174])
     assert algorithms.LOCAL_GDA.method(gnorm).config["H"] == round(math.sqrt(20))
 
 
 def test_sgda_and_svrg_defaults():
-    """Cor. 3.5 (L174): γ = min{1/(2L_g), 1/(2μ), με/(8σ_*²)}; Cor. 3.9 (L204): γ = 1/(6ℓ̂),
+    """Cor. 3.5 [L174]: γ = min{1/(2L_g), 1/(2μ), με/(8σ_*²)}; Cor. 3.9 [L204]: γ = 1/(6ℓ̂),
     q = 2γμ, p = √(γμ)."""
     noisy = families.with_noise(families.g_norm(n=3, d=4, s=3.0, seed=0), 1.0)  # σ_*² = 3
     gamma = algorithms.PROXSKIP_SGDA_FL.method(noisy).config["gamma"]
@@ -101,7 +101,7 @@ def test_sgda_and_svrg_defaults():
 
 
 def test_outside_the_theory_the_schedule_uses_the_mean_operator():
-    """RLS (Appendix G.1) has μ_i = 0 (digest §9 #35): Table G (L786) takes μ of the mean
+    """RLS (Appendix G.1 [L814–L818]) has μ_i = 0 [derived]: Table G [L786] takes μ of the mean
     operator for p."""
     rls = families.rls(r=8, s=2, n=2, seed=0)
     config = algorithms.PROXSKIP_GDA_FL.method(rls).config
@@ -136,8 +136,8 @@ def test_run_document_for_every_unit(unit):
 
 
 def test_p1_is_proximal_gda_for_any_h0(gnorm):
-    """L119 (digest §4 [derived]): with p = 1 the x-trajectories of ProxSkip-SGDA-FL and of
-    x ← Π(x − γg) coincide under shared noise, whatever h_0."""
+    """Section 3 [L119] (erratum p1-any-h, [derived]): with p = 1 the x-trajectories of
+    ProxSkip-SGDA-FL and of x ← Π(x − γg) coincide under shared noise, whatever h_0."""
     noisy = families.with_noise(gnorm, 0.5)
     h0 = np.random.default_rng(0).standard_normal((4, 3, 4))
     pair, start = algorithms.skipless_pair(noisy, 0.05, 1.0, "sgda", h0)
@@ -148,7 +148,7 @@ def test_p1_is_proximal_gda_for_any_h0(gnorm):
 
 
 def test_svrg_reaches_machine_precision_without_floor():
-    """Thm 4.4 (L256): L-SVRGDA-FL converges to the exact solution; SGDA-FL has a floor."""
+    """Thm 4.4 [L256]: L-SVRGDA-FL converges to the exact solution; SGDA-FL has a floor."""
     prob = families.finite_sum(families.g_norm(n=3, d=4, s=2.0, seed=0), m=10, spread=1.0,
                                seed=0, jac_spread=1.0)
     tr = simulate(algorithms.PROXSKIP_L_SVRGDA_FL.method(prob), 3000, replicas=8)

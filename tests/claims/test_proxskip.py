@@ -1,5 +1,5 @@
-"""ProxSkip-VIP claims P1–P19 (digest §8): registration, theorems and errata, the quick verdicts
-(the digest's predictions hold), the numbers the evidence reports, and reproducibility.
+"""ProxSkip-VIP claims P1–P19: registration, theorems and errata, the quick verdicts (the
+predictions hold), the numbers the evidence reports, and reproducibility.
 Perturbations, unknown overrides and the reported runs are covered by the generic contract test
 (tests/contract/test_claims.py)."""
 
@@ -23,7 +23,7 @@ def verdicts(quick_verdict):
     return {cid: quick_verdict(cid) for cid in FAST}
 
 
-def test_every_claim_of_the_digest_is_registered():
+def test_every_claim_p1_to_p19_is_registered():
     assert set(SPECS) == {f"proxskip.p{k}" for k in range(1, 20)}
     assert sorted(claims.__all__) == sorted(cid.split(".")[1] for cid in SPECS)
     assert SPECS["proxskip.p8"].measure is SPECS["proxskip.p6"].measure  # a variant
@@ -37,7 +37,7 @@ def test_every_claim_of_the_digest_is_registered():
 
 
 @pytest.mark.parametrize("cid", FAST)
-def test_quick_verdicts_confirm_the_digest(verdicts, cid):
+def test_quick_verdicts_confirm_the_predictions(verdicts, cid):
     v = verdicts[cid]
     assert v.verdict == "confirmed", (cid, v.statistic, v.evidence.get("checks"))
     assert v.statistic is not None and math.isfinite(v.statistic)
@@ -46,8 +46,9 @@ def test_quick_verdicts_confirm_the_digest(verdicts, cid):
 
 
 def test_machine_precision_claims(verdicts):
-    """P10 (L210) and P11 (L119) are identities: violations at round-off; P16's RLS closed
-    forms (L788–L818) to 1e-8; P1's and P13's ratios at most 1 (Cor. 3.6, Lemmas 3.4/3.8)."""
+    """P10 (Section 4 [L210]) and P11 (Section 3 [L119]) are identities: violations at
+    round-off; P16's RLS closed forms (Appendix G.1 [L788–L818]) to 1e-8; P1's and P13's ratios
+    at most 1 (Cor. 3.6 [L182], Lemmas 3.4/3.8 [L168, L198])."""
     assert verdicts["proxskip.p10"].statistic <= 1e-12
     assert verdicts["proxskip.p11"].statistic <= 1e-12
     assert verdicts["proxskip.p16"].statistic <= 1e-8
@@ -67,7 +68,8 @@ def test_p15_threshold_and_divergence_round(verdicts):
 
 
 def test_p8_slope_is_half_and_p18_counts_are_integers(verdicts):
-    """P8 (L184): √κ communications on G-sym with a shared Jacobian; P18 (L125) Binomial."""
+    """P8 (remark after Cor. 3.6 [L184]): √κ communications on G-sym with a shared Jacobian;
+    P18 (Alg. 1 line 3 [L125]) Binomial."""
     assert verdicts["proxskip.p8"].statistic == pytest.approx(0.5, abs=0.1)
     assert all(r["all_integer"] for r in verdicts["proxskip.p18"].evidence["rows"])
 

@@ -1,4 +1,4 @@
-"""Exact analysis of ProxSkip-VIP-FL on affine problems (digest §4 "linear-map form"): the
+"""Exact analysis of ProxSkip-VIP-FL (Algorithm 2) on affine problems ([derived]): the
 second-moment recursion against Monte Carlo and against one simulated step, the spectral radius
 (vech, Arnoldi, Collatz–Wielandt), the stationary floor, hitting times, the p = 1 stability
 threshold, Local GDA's fixed point, the estimator moments of Lemmas 3.4/3.8, and the encoded
@@ -89,7 +89,8 @@ def test_hitting_time(gnorm):
 
 
 def test_p1_stability_threshold_is_two_over_ell_spec():
-    """p = 1 GDA is stable iff γ < 2/ℓ_spec = 2 min Re(1/λ) [derived, digest §6.4], exactly the
+    """p = 1 GDA is stable iff γ < 2/ℓ_spec = 2 min Re(1/λ) [derived; the formula of Appendix G
+    [L774]], exactly the
     radius ρ(T_1)² crossing 1 (here on P15's non-normal instance, ℓ_spec < ℓ)."""
     prob, _ = families.shared_nonnormal(seed=0)
     spec = prob.constants["ell_spec"]
@@ -130,8 +131,8 @@ def test_estimator_moments_by_enumeration():
 
 
 def test_encoded_bounds_at_numbers(gnorm):
-    """Cor. 3.6 (L182): E[V_T] ≤ (1 − min{γμ, p²})^T V_0; at γμ = 1/16, p = 0.2 the rate is
-    0.96 and γ = 1/(2ℓ) holds at ℓ = 8; Lemma 3.4's constants (L168)."""
+    """Cor. 3.6 [L182]: E[V_T] ≤ (1 − min{γμ, p²})^T V_0; at γμ = 1/16, p = 0.2 the rate is
+    0.96 and γ = 1/(2ℓ) holds at ℓ = 8; Lemma 3.4's constants [L168]."""
     values = {"gamma": 0.0625, "p": 0.2, "mu": 1.0, "ell": 8.0, "V_0": 2.0}
     total, terms, ok, violated = exact.theorem_curve("proxskip.cor3.6", values, np.arange(3))
     np.testing.assert_allclose(total, [2.0, 1.92, 2 * 0.96**2], rtol=1e-14)

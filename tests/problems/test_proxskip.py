@@ -1,6 +1,7 @@
 """ProxSkip-VIP problem families: exact constants against independent computations.
 
-Digest references: proxskip_vip.md §6.4 (formulas), §8 (generators, P13, P14, P16), §9 #28/#35.
+The formulas for the exact constants are derived here ([derived]); the paper's pieces are cited
+by their numbering (Assumption 2.1, eq. (5), Appendix G.1 …) with the text line in brackets.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def test_cocoercivity_equals_independent_formulas(d: int) -> None:
 @pytest.mark.parametrize("d", [2, 6])
 def test_cocoercivity_defining_inequality_and_minimality(d: int) -> None:
     """⟨F(x)−F(x*), x−x*⟩ ≥ ‖F(x)−F(x*)‖²/ℓ on 10⁴ random points, and the generalized
-    eigenvector attains equality, so no ℓ' < ℓ(1 − 1e-8) is valid (Assumption 2.1, L96)."""
+    eigenvector attains equality, so no ℓ' < ℓ(1 − 1e-8) is valid (Assumption 2.1 [L96])."""
     rng = np.random.default_rng(np.random.SeedSequence(7 + d))
     J = _random_monotone(rng, d, nonnormal=5.0)
     b = rng.standard_normal(d)
@@ -84,7 +85,7 @@ def test_cocoercivity_defining_inequality_and_minimality(d: int) -> None:
 
 
 def test_constant_relations_p14() -> None:
-    """μ ≤ L ≤ ℓ ≤ L²/μ; ℓ_spec ≤ ℓ, with equality for normal J (digest §6.4, P14)."""
+    """μ ≤ L ≤ ℓ ≤ L²/μ; ℓ_spec ≤ ℓ, with equality for normal J ([derived]; claim P14)."""
     rng = np.random.default_rng(np.random.SeedSequence(14))
     gaps = []
     for d in (2, 3, 6, 10):
@@ -118,7 +119,8 @@ def test_constant_relations_p14() -> None:
 
 
 def test_counterexample_not_monotone() -> None:
-    """J = [[1, 10], [0, 1]]: the spectral formula gives ℓ_spec = 1 but μ = −4 (digest §6.4)."""
+    """J = [[1, 10], [0, 1]]: the spectral formula (Appendix G [L774]) gives ℓ_spec = 1 but
+    μ = −4 ([derived])."""
     J = np.array([[1.0, 10.0], [0.0, 1.0]])
     assert linalg.spectral_cocoercivity(J) == pytest.approx(1.0)
     assert linalg.strong_monotonicity(J, strict=False) == pytest.approx(-4.0)
@@ -140,7 +142,7 @@ def test_singular_sym_part() -> None:
 # ---------------------------------------------------------------- families
 
 def test_g_norm_closed_form() -> None:
-    """ℓ_i = (μ² + s_i²)/μ = L_i²/μ, ℓ_spec = ℓ (normal), ℓ/μ = κ² (digest §8)."""
+    """ℓ_i = (μ² + s_i²)/μ = L_i²/μ, ℓ_spec = ℓ (normal), ℓ/μ = κ² (our G-norm generator)."""
     mu, s = 0.5, np.array([0.0, 1.0, 3.0, 7.5])
     p = P.g_norm(n=4, d=6, mu=mu, s=s, zeta_sq=2.0, seed=3)
     c = p.constants
@@ -174,7 +176,8 @@ def test_g_sym_closed_form() -> None:
 
 @pytest.mark.parametrize("family", ["g_norm", "g_sym"])
 def test_heterogeneity_knob(family: str) -> None:
-    """b_i = −J_i z* + c_i, Σc_i = 0: z* unchanged, ζ² exact, f_i(z*) = c_i (digest §8)."""
+    """b_i = −J_i z* + c_i, Σc_i = 0: z* unchanged, ζ² exact, f_i(z*) = c_i (our heterogeneity
+    knob)."""
     base = getattr(P, family)(n=6, d=4, zeta_sq=0.0, seed=5)
     for z2 in (0.0, 1.0, 1e6):
         p = P.with_heterogeneity(base, z2, seed=9)
@@ -202,8 +205,9 @@ def test_z_star_solves_every_family() -> None:
 
 
 def test_quadratic_game_structure() -> None:
-    """Eq. (5) with −½x₂ᵀCx₂ (digest §9 #28): J_ij = [[A, B], [−Bᵀ, C]] is the gradient field
-    (∇_{x1} f_ij, −∇_{x2} f_ij), sym J_ij = diag(A, C) with eigenvalues in [0.01, 1]."""
+    """Eq. (5) [L282] with −½x₂ᵀCx₂ (the printed x₁ read as x₂): J_ij = [[A, B], [−Bᵀ, C]] is
+    the gradient field (∇_{x1} f_ij, −∇_{x2} f_ij), sym J_ij = diag(A, C) with eigenvalues in
+    [0.01, 1]."""
     n, m, d = 2, 5, 8
     k = d // 2
     p = P.quadratic_game(n=n, m=m, d=d, seed=4)
@@ -231,8 +235,9 @@ def test_quadratic_game_structure() -> None:
 
 
 def test_quadratic_game_paper_setting() -> None:
-    """Paper sizes (n=20, m=100, d=20): the digest reports μ ≈ 0.44, ℓ_F ≈ 1.17, exact
-    max_ij ℓ_ij 65–71 vs spectral 5–7, L_g ≈ 1.5 (§6.4, §9 #31)."""
+    """Paper sizes (n=20, m=100, d=20; Section 5 [L282]): our own measurements (not the
+    paper's) give μ ≈ 0.44, ℓ_F ≈ 1.17, exact max_ij ℓ_ij 65–71 vs the spectral rule of Appendix G
+    [L774] 5–7, L_g ≈ 1.5."""
     c = P.quadratic_game().constants
     assert c["mu"] == pytest.approx(0.44, abs=0.03)
     assert c["ell"] == pytest.approx(1.17, abs=0.05)
@@ -243,7 +248,7 @@ def test_quadratic_game_paper_setting() -> None:
 
 def _check_assumption_43(p: AffineVIP, rng: np.random.Generator) -> None:
     """(1/m) Σ_j ‖F_ij(x) − F_ij(z*)‖² ≤ ℓ̂ ⟨f_i(x) − f_i(z*), x − z*⟩ on 10⁴ points per client,
-    with equality along the generalized eigenvector (Assumption 4.3, L250)."""
+    with equality along the generalized eigenvector (Assumption 4.3 [L250])."""
     for i in range(p.n):
         ell_hat = p.constants["ell_hat_i"][i]
         E = rng.standard_normal((NPTS, p.d))
@@ -257,7 +262,8 @@ def _check_assumption_43(p: AffineVIP, rng: np.random.Generator) -> None:
 
 
 def _check_lemma_38(p: AffineVIP, rng: np.random.Generator) -> None:
-    """Lemma 3.8 per client, exact expectation over j ~ Unif[m] (digest §6.2, P13):
+    """Lemma 3.8 per client, exact expectation over j ~ Unif[m] (Lemma 3.8 [L198];
+    claim P13):
     E_j‖F_j(x) − F_j(w) + f(w) − f(z*)‖² ≤ 2ℓ̂⟨f(x) − f(z*), x − z*⟩ + 2 (1/m)Σ_j‖F_j(w) − F_j(z*)‖²."""
     z = p.z_star
     for i in range(p.n):
@@ -276,7 +282,7 @@ def _check_lemma_38(p: AffineVIP, rng: np.random.Generator) -> None:
 
 
 def test_finite_sum_common_jacobian() -> None:
-    """J_ij = J_i: ℓ̂ = ℓ exactly, σ_*² = n·spread² (digest §8)."""
+    """J_ij = J_i: ℓ̂ = ℓ exactly, σ_*² = n·spread² (our finite-sum knob)."""
     base = P.g_norm(n=3, d=4, s=2.0, seed=1)
     p = P.finite_sum(base, m=7, spread=0.5, seed=2)
     c = p.constants
@@ -343,7 +349,7 @@ def test_noise_and_heterogeneity_on_finite_sum() -> None:
 @pytest.mark.parametrize(("r", "s", "n"), [(200, 8, 20), (100, 20, 10)])
 def test_rls_structure_p16(r: int, s: int, n: int) -> None:
     """β* = OLS, y* = (λy₀ − Aβ*)/(λ−1), μ_mean = min{2λ_min(AᵀA), 2(λ−1)}/r, per-client μ_i = 0
-    (Appendix G.1, digest §6.4 and §9 #35). Second case: m = 10 < s = 20 rows per client."""
+    (Appendix G.1 [L788–L818]; μ_i = 0 [derived]). Second case: m = 10 < s = 20 rows per client."""
     lam = 50.0
     p = P.rls(r=r, s=s, n=n, lam=lam, seed=1)
     A, y0 = p.data["A"], p.data["y0"]
@@ -428,12 +434,13 @@ def test_problem_registry() -> None:
         assert all(isinstance(v[0], float | int) and v[1] for v in e.params.values())
 
 
-# ---------------------------------------------------------------- the claims' instances (§8)
+# ---------------------------------------------------------------- the claims' instances
 
 @pytest.mark.parametrize("kappa", [2.0, 8.0])
 def test_kappa_families(kappa: float) -> None:
-    """G-norm at κ: ℓ/μ = κ² (digest §6.4, erratum ell-kappa-L); G-sym at κ: ℓ = L = κμ (L184);
-    the shared variants give every client client 1's Jacobian with ζ² = 1 (§8 P7, P8)."""
+    """G-norm at κ: ℓ/μ = κ² ([derived], erratum ell-kappa-L); G-sym at κ: ℓ = L = κμ (remark
+    after Cor. 3.6 [L184]); the shared variants give every client client 1's Jacobian with ζ² = 1
+    (claims P7, P8)."""
     g = P.kappa_family("g-norm", kappa, seed=3)
     assert g.constants["kappa"] == pytest.approx(kappa, rel=1e-10)
     assert g.constants["ell"] / g.constants["mu"] == pytest.approx(kappa**2, rel=1e-9)
@@ -447,8 +454,9 @@ def test_kappa_families(kappa: float) -> None:
 
 
 def test_shared_nonnormal_and_random_monotone() -> None:
-    """P15's instance is non-normal (ℓ_spec < ℓ, L774); P14's random normal matrices have
-    ℓ_spec = ℓ and the non-normal ones ℓ_spec < ℓ, all strongly monotone (digest §6.4)."""
+    """P15's instance is non-normal (ℓ_spec < ℓ, Appendix G [L774]); P14's random normal
+    matrices have ℓ_spec = ℓ and the non-normal ones ℓ_spec < ℓ, all strongly monotone
+    ([derived])."""
     prob, info = P.shared_nonnormal(seed=0)
     assert prob.n == 3 and prob.d == 4 and info["ell_spec_over_ell"] < 0.9
     assert prob.constants["ell_spec"] / prob.constants["ell"] == pytest.approx(

@@ -1,4 +1,6 @@
-"""ProxSkip-VIP claims (digest ``proxskip_vip.md`` §8, P1–P19; Lnnn = lines of the paper).
+"""ProxSkip-VIP claims P1–P19: the paper's checkable predictions and ours. Sources cite the
+paper's numbering (Theorem 3.1, Corollary 3.6 …) with ``[Lnnn]``, a line of the text named in
+``fedbounds.theorems.proxskip.PAPER["text"]``.
 
 Exact second moments (``verify.exact.proxskip``) wherever the algorithm is affine with
 deterministic oracles; Monte Carlo through the algorithm units (``verify.algorithms.proxskip``)
@@ -8,7 +10,7 @@ come from the encoded theorems (``fedbounds.theorems.proxskip``), not from retyp
 
 from . import instances, noise, rates
 
-# the specs in the digest's order (discovery keeps the order in which they are bound here)
+# the specs in the order P1–P19 (discovery keeps the order in which they are bound here)
 p1, p2, p3, p4, p5 = rates.p1, rates.p2, rates.p3, noise.p4, noise.p5
 p6, p7, p8, p9, p10 = rates.p6, rates.p7, rates.p8, rates.p9, rates.p10
 p11, p12, p13, p14, p15 = noise.p11, noise.p12, noise.p13, instances.p14, instances.p15

@@ -12,8 +12,9 @@ from fedbounds.verify.exact.proxskip import THEOREMS
 
 
 def gda_grid(problem: AffineVIP) -> list[tuple[str, float, float, str]]:
-    """(label, γ, p, theorem id): the schedules γ = 1/(2ℓ) (Cor. 3.6) and γ = 1/ℓ (corrected,
-    digest §9 #4), each with p ∈ {0.3, 1, 3}·√(γμ) clipped to 1 (digest §8 P1)."""
+    """(label, γ, p, theorem id): the schedules γ = 1/(2ℓ) (Cor. 3.6 [L182]) and γ = 1/ℓ
+    (corrected, erratum cor3.6-step), each with p ∈ {0.3, 1, 3}·√(γμ) clipped to 1 (claim
+    proxskip.p1)."""
     values = {"ell": problem.constants["ell"], "mu": problem.constants["mu"]}
     out = []
     for glabel, thm in (("1/(2ell)", "proxskip.cor3.6"), ("1/ell", "proxskip.cor3.6.corrected")):

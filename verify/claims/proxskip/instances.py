@@ -1,6 +1,7 @@
-"""Constants and instances of the paper (digest §8 P14–P17, P19): μ ≤ L ≤ ℓ ≤ L²/μ and the
+"""Constants and instances of the paper (claims P14–P17, P19): μ ≤ L ≤ ℓ ≤ L²/μ and the
 spectral ℓ rule, the stability threshold 2/ℓ_spec, robust least squares (in and outside the
-theory), and Figs 1 and 5 on the quadratic game with the Table-G parameters (L784–L786)."""
+theory), and Figures 1 and 5 on the quadratic game with the parameters of Table G (Appendix G
+[L784–L786])."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ from .common import thin
 
 @claim("proxskip.p14", title="Constant relations μ ≤ L ≤ ℓ ≤ L²/μ; ℓ_spec ≤ ℓ, equal for "
        "normal J", prediction="all relations on random and paper-generator matrices; ℓ = L²/μ "
-       "on G-norm, ℓ = L < κL on G-sym", source="L101, L184, L774 (digest §6.4)",
+       "on G-norm, ℓ = L < κL on G-sym",
+       source="Section 2.2 [L101]; remark after Corollary 3.6 [L184]; Appendix G [L774]",
        theorems=("proxskip.cor3.6", "proxskip.cor3.6.corrected"), errata=("ell-kappa-L",),
        rule=rules.UpperBound(1.0, rtol="rtol"),
        params={"ell_scale": 1.0, "rtol": 1e-9, "matrices": 500, "game_clients": 5,
@@ -34,7 +36,8 @@ from .common import thin
        figure=FigureSpec("P14: exact ℓ vs its upper bound L²/μ = κL", "L²/μ", "ℓ (exact)",
                          logx=True, kind="scatter"))
 def p14(params: Params, seed: int) -> Measurement:
-    """P14: max lhs/rhs of μ ≤ L ≤ ℓ ≤ L²/μ and ℓ_spec ≤ ℓ (L101, L184, L774, §6.4)."""
+    """P14: max lhs/rhs of μ ≤ L ≤ ℓ ≤ L²/μ and ℓ_spec ≤ ℓ (Section 2.2 [L101],
+    remark after Cor. 3.6 [L184], Appendix G [L774]; [derived])."""
     k = params["matrices"]
     rng = np.random.default_rng(np.random.SeedSequence([seed, 14]))
     fams: list[tuple[str, np.ndarray, bool | None]] = [
@@ -90,7 +93,7 @@ def p14(params: Params, seed: int) -> Measurement:
 @claim("proxskip.p15", title="Diagnostic: the spectral ℓ rule can put γ above the theory's "
        "limit; p = 1 GDA diverges iff γ ≥ 2/ℓ_spec", prediction="stability threshold of the "
        "exact p = 1 map equals 2/ℓ_spec; executor diverges above, converges below",
-       source="L774, L784–L786 (digest §6.4, §9 #31)",
+       source="Appendix G [L774]; Table G, Appendix G [L784–L786]",
        theorems=("proxskip.cor3.6", "proxskip.cor3.6.corrected"), errata=("cor3.6-step",),
        rule=rules.Interval(1.0, "tol"), params={"threshold_scale": 1.0, "tol": 1e-6,
                                           "iterations": 4000},
@@ -98,7 +101,8 @@ def p14(params: Params, seed: int) -> Measurement:
        figure=FigureSpec("P15: spectral radius of the p = 1 map near γ = 2/ℓ_spec",
                          "γ·ℓ_spec/2", "spectral radius of the p = 1 map", logy=False))
 def p15(params: Params, seed: int) -> Measurement:
-    """P15: γ_c/(2/ℓ_spec), γ_c the exact p = 1 stability threshold (L774, L784–L786)."""
+    """P15: γ_c/(2/ℓ_spec), γ_c the exact p = 1 stability threshold (Appendix G [L774],
+    Table G [L784–L786])."""
     prob, info = families.shared_nonnormal(seed)
     c = prob.constants
     ell, spec, mu = float(c["ell"]), float(c["ell_spec"]), float(c["mu"])
@@ -151,13 +155,14 @@ RLS_CASES = {"quick": [(200, 8, 20, 50.0), (40, 4, 4, 1.1), (40, 4, 4, 1000.0)],
 
 @claim("proxskip.p16", title="RLS structure: β* = OLS for every λ > 1, y* closed form, "
        "μ = min{2λ_min(AᵀA), 2(λ − 1)}, per-client μ_i = 0", prediction="relative errors ≤ 1e-8",
-       source="L788–L818 (digest §6.4, §9 #33–#35)", rule=rules.UpperBound("tol", rtol=0.0),
+       source="Appendix G.1 [L788–L818]", rule=rules.UpperBound("tol", rtol=0.0),
        params={"mu_scale": 1.0, "tol": 1e-8, "cases": "quick"},
        profiles={"full": {"cases": "full"}}, perturb={"mu_scale": 1.01},
        figure=FigureSpec("P16: RLS structure, relative errors per case", "case",
                          "relative error"))
 def p16(params: Params, seed: int) -> Measurement:
-    """P16: largest error of the RLS closed forms β*, y*, μ and of μ_i = 0 (L788–L818)."""
+    """P16: largest error of the RLS closed forms β*, y*, μ and of μ_i = 0 (Appendix G.1
+    [L788–L818])."""
     rows, worst = [], 0.0
     for r, s, n, lam in RLS_CASES[params["cases"]]:
         prob = families.rls(r=r, s=s, n=n, lam=lam, seed=seed)
@@ -202,8 +207,8 @@ SYSTEMS = {"quick": ([(8, 2, 2)], [(20, 2, 4)]),  # (dense Arnoldi, Collatz–Wi
 
 
 @claim("proxskip.p17", title="RLS outside the theory (μ_i = 0): exact second-moment spectral "
-       "radius with the paper's γ, p (informative)", prediction="r < 1 (digest hypothesis; "
-       "informative either way)", source="L786, L814–L818 (digest §9 #35)",
+       "radius with the paper's γ, p (informative)", prediction="r < 1 (our hypothesis; "
+       "informative either way)", source="Table G, Appendix G [L786]; Appendix G.1 [L814–L818]",
        rule=rules.UpperBound("r_max", rtol=0.0),
        params={"r_max": 1.0, "systems": "quick", "cw_iterations": 150, "certify_code": False},
        profiles={"full": {"systems": "full", "cw_iterations": 1500, "certify_code": True}},
@@ -212,7 +217,8 @@ SYSTEMS = {"quick": ([(8, 2, 2)], [(20, 2, 4)]),  # (dense Arnoldi, Collatz–Wi
                          "instance", "spectral radius (Arnoldi) / certified upper bound",
                          logy=False, kind="scatter"))
 def p17(params: Params, seed: int) -> Measurement:
-    """P17: exact spectral radius with Table G's γ, p on RLS, μ_i = 0 (L786, §9 #35)."""
+    """P17: exact spectral radius with Table G's γ, p on RLS, μ_i = 0 (Table G [L786];
+    Appendix G.1 [L814–L818])."""
     dense, certified = SYSTEMS[params["systems"]]
     rows: list[dict] = []
     for r_, s_, n_ in dense + certified:
@@ -261,7 +267,8 @@ def relative(tr: Trace) -> np.ndarray:
 @claim("proxskip.p19", title="Figure claims on the quadratic game (Table G): ProxSkip-GDA-FL "
        "beats Local GDA/EG per round; L-SVRGDA-FL reaches 1e-20; SGDA-FL plateaus",
        prediction="ordering at K rounds; L-SVRGDA relative error ≤ 1e-20; SGDA error flat",
-       source="L264–L284, L844–L852 (Figs 1, 5)", theorems=("proxskip.thm4.2", "proxskip.thm4.4"),
+       source="Section 5, Figure 1 [L264–L284]; Appendix H.2, Figure 5 [L844–L852]",
+       theorems=("proxskip.thm4.2", "proxskip.thm4.4"),
        rule=rules.UpperBound("reference", rtol=0.0),
        params={"min_advantage": 1.0, "svrg_target": 1e-20, "replicas": 8, "rounds": 60,
                "svrg_replicas": 4},
@@ -270,7 +277,8 @@ def relative(tr: Trace) -> np.ndarray:
        figure=FigureSpec("P19: quadratic game (5), relative error per communication round",
                          "communication rounds", "‖x − x*‖² / ‖x_0 − x*‖²"))
 def p19(params: Params, seed: int) -> Measurement:
-    """P19: log10(worst ProxSkip / best baseline) after K rounds, Figs 1 and 5 (L264–L284)."""
+    """P19: log10(worst ProxSkip / best baseline) after K rounds, Figures 1 and 5
+    (Section 5 [L264–L284], Appendix H.2 [L844–L852])."""
     prob = families.quadratic_game(n=20, m=100, d=20, seed=seed)
     c = prob.constants
     R, K, Rs = params["replicas"], params["rounds"], params["svrg_replicas"]
@@ -325,7 +333,7 @@ def p19(params: Params, seed: int) -> Measurement:
             "Local EG (γ_ProxSkip) error ratio last/mid round"] > 0.5,
         "note": "one sample per step: the SGDA plateau lies above the initial error (σ_*² is "
                 "large, b_ij ~ N(0, I); the paper's batch size is unspecified); baseline steps "
-                "are not given in the paper (L264)"},
+                "are not given in the paper (Section 5 [L264])"},
         checks=(Check("L-SVRGDA-FL reaches svrg_target", svrg_final <= params["svrg_target"]),
                 Check("SGDA-FL plateaus above 1e-10", bool(q4 > 1e-10 and q4 / q3 > 0.1))),
         run=RunConfig("proxskip-gda-fl", "proxskip-quadratic-game", {

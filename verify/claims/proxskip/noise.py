@@ -1,4 +1,4 @@
-"""Stochastic oracles (digest §8 P4, P5, P11–P13): the SGDA neighbourhood in γ and in p,
+"""Stochastic oracles (claims P4, P5, P11–P13): the SGDA neighbourhood in γ and in p,
 p = 1 as proximal SGDA, L-SVRGDA's exact convergence, and Lemmas 3.4 / 3.8 pointwise."""
 
 from __future__ import annotations
@@ -43,7 +43,8 @@ def monte_carlo_floor(prob: AffineVIP, gamma: float, p: float, replicas: int, se
 
 @claim("proxskip.p4", title="SGDA neighbourhood ≤ 2γσ_*²/μ and ∝ γ (slope 1)",
        prediction="limsup E[V_t] ≤ 2γσ_*²/μ with p = √(γμ); log-log slope of the plateau in "
-       "γ ≈ 1", source="L174, L238 (digest §5.3)", theorems=("proxskip.cor3.5", "proxskip.thm4.2"),
+       "γ ≈ 1", source="Corollary 3.5 [L174]; Theorem 4.2 [L238]",
+       theorems=("proxskip.cor3.5", "proxskip.thm4.2"),
        rule=rules.Interval("predicted_slope", "slope_tol"),
        params={"predicted_slope": 1.0, "slope_tol": 0.15, "bound_scale": 1.0, "mc_rtol": 0.3,
                "replicas": 200, "halvings": 4},
@@ -51,7 +52,8 @@ def monte_carlo_floor(prob: AffineVIP, gamma: float, p: float, replicas: int, se
        figure=FigureSpec("P4: SGDA neighbourhood vs γ (p = √(γμ))", "γ", "stationary E[V]",
                          logx=True))
 def p4(params: Params, seed: int) -> Measurement:
-    """P4: log-log slope in γ of the exact SGDA floor at p = √(γμ) (Cor. 3.5, L174, L238)."""
+    """P4: log-log slope in γ of the exact SGDA floor at p = √(γμ) (Cor. 3.5 [L174], Thm 4.2
+    [L238])."""
     R = params["replicas"]
     prob = families.with_noise(families.g_norm(n=3, d=4, s=3.0, seed=seed), 1.0)
     c = prob.constants
@@ -98,7 +100,7 @@ def p4(params: Params, seed: int) -> Measurement:
 
 @claim("proxskip.p5", title="SGDA neighbourhood vs p at fixed γ ≤ γ²·2σ_*²/min{γμ, p²}",
        prediction="exact stationary E[V] ≤ γ²·2σ_*²/min{γμ, p²} for p ∈ {0.1, 0.3, 1, 3}·√(γμ)",
-       source="L142, L168 (digest §8 P5)", theorems=("proxskip.thm3.1",),
+       source="Theorem 3.1 [L142] with Lemma 3.4 [L168]", theorems=("proxskip.thm3.1",),
        rule=rules.UpperBound(1.0, rtol=1e-9),
        params={"bound_scale": 1.0, "mc_rtol": 0.3, "replicas": 200,
                "factors": (0.1, 0.3, 1.0, 3.0)},
@@ -108,7 +110,8 @@ def p4(params: Params, seed: int) -> Measurement:
        figure=FigureSpec("P5: SGDA neighbourhood vs p at fixed γ = 1/(2L_g)", "p",
                          "stationary E[V]", logx=True))
 def p5(params: Params, seed: int) -> Measurement:
-    """P5: max_p exact SGDA floor / Thm 3.1's γ²D_1/min{γμ, p²}, Lemma 3.4 (L142, L168)."""
+    """P5: max_p exact SGDA floor / Thm 3.1's γ²D_1/min{γμ, p²}, Lemma 3.4 (Thm 3.1 [L142],
+    Lemma 3.4 [L168])."""
     prob = families.with_noise(families.g_norm(n=3, d=4, s=3.0, seed=seed), 1.0)
     c = prob.constants
     gamma = safe(algorithms.sgda_step(prob))
@@ -147,7 +150,7 @@ def p5(params: Params, seed: int) -> Measurement:
 
 
 @claim("proxskip.p11", title="p = 1 is proximal (S)GDA for any h_0", prediction="x-trajectories "
-       "equal to 1e-12 under shared randomness", source="L119 (digest §4, §9 #18)",
+       "equal to 1e-12 under shared randomness", source="Section 3, after Algorithm 1 [L119]",
        theorems=("proxskip.thm3.1",), errata=("p1-any-h",),
        rule=rules.UpperBound("tolerance", rtol=0.0),
        params={"tolerance": 1e-12, "p": 1.0, "replicas": 16, "iterations": 400},
@@ -155,7 +158,8 @@ def p5(params: Params, seed: int) -> Measurement:
        figure=FigureSpec("P11: p = 1 ProxSkip vs proximal GDA", "iteration t",
                          "max abs difference"))
 def p11(params: Params, seed: int) -> Measurement:
-    """P11: max |x − x'|, p = 1 ProxSkip-(S)GDA-FL vs proximal (S)GDA in lockstep (L119)."""
+    """P11: max |x − x'|, p = 1 ProxSkip-(S)GDA-FL vs proximal (S)GDA in lockstep (Section 3
+    [L119])."""
     R, T = params["replicas"], params["iterations"]
     base = families.g_norm(n=5, d=4, s=3.0, seed=seed)
     rows, worst, series = [], 0.0, {}
@@ -179,7 +183,7 @@ def p11(params: Params, seed: int) -> Measurement:
 
 @claim("proxskip.p12", title="L-SVRGDA-FL: exact linear convergence E[V_t] ≤ (1 − γμ)^t V_0",
        prediction="γ = 1/(6ℓ̂), q = 2γμ, p = √(γμ), V with (2γ/μ)σ_t² at w; error → machine "
-       "precision", source="L204, L256 (digest §5.5, §5.7)",
+       "precision", source="Corollary 3.9 [L204]; Theorem 4.4 [L256]",
        theorems=("proxskip.thm4.4", "proxskip.thm4.4.corrected"),
        errata=("lemma3.8-sigma", "cor3.9-branch"), rule=rules.UpperBound(1.0, rtol=0.0),
        params={"tau_scale": 1.0, "z": 3.0, "replicas": 200},
@@ -187,7 +191,8 @@ def p11(params: Params, seed: int) -> Measurement:
        figure=FigureSpec("P12: ProxSkip-L-SVRGDA-FL, E[V_t] (Monte Carlo) vs (1 − γμ)^t V_0",
                          "iteration t", "E[V_t]"))
 def p12(params: Params, seed: int) -> Measurement:
-    """P12: max_t (mean V_t − z·se)/(1 − γμ)^t V_0 for L-SVRGDA-FL (Thm 4.4, L204, L256)."""
+    """P12: max_t (mean V_t − z·se)/(1 − γμ)^t V_0 for L-SVRGDA-FL (Cor. 3.9 [L204], Thm 4.4
+    [L256])."""
     R = params["replicas"]
     prob = families.finite_sum(families.g_norm(n=3, d=4, s=2.0, seed=seed), m=10, spread=1.0,
                                seed=seed, jac_spread=1.0)
@@ -230,14 +235,16 @@ def lemma_rhs(lemma: Theorem, values: dict[str, object], sigma_sq: object) -> np
 
 @claim("proxskip.p13", title="Lemma 3.4 and Lemma 3.8 (both parts) hold pointwise",
        prediction="lhs ≤ rhs at 10⁴ random (x, w), exact expectations over the finite index; "
-       "σ_t at the reference point", source="L168, L198, L523–L539 (digest §6.2)",
+       "σ_t at the reference point",
+       source="Lemma 3.4 [L168]; Lemma 3.8 [L198]; proofs in Appendix E [L511–L539]",
        theorems=("proxskip.cor3.5", "proxskip.thm4.4.corrected"), errata=("lemma3.8-sigma",),
        rule=rules.UpperBound(1.0, rtol=1e-9), params={"constant_scale": 1.0, "points": 10_000},
        profiles={"full": {"points": 50_000}}, perturb={"constant_scale": 0.5},
        figure=FigureSpec("P13: Lemma 3.4, left vs right side at random points",
                          "2L_g⟨·⟩ + 2σ_*²", "E‖g(x) − F(x*)‖²", logx=True, kind="scatter"))
 def p13(params: Params, seed: int) -> Measurement:
-    """P13: max lhs/rhs of Lemmas 3.4 and 3.8 at random (x, w) (L168, L198, L523–L539)."""
+    """P13: max lhs/rhs of Lemmas 3.4 and 3.8 at random (x, w) (Lemma 3.4 [L168],
+    Lemma 3.8 [L198], proofs in Appendix E [L511–L539])."""
     K = params["points"]
     instances = [("quadratic_game n=3 m=10 d=4",
                   families.quadratic_game(n=3, m=10, d=4, seed=seed)),
@@ -276,7 +283,8 @@ def p13(params: Params, seed: int) -> Measurement:
     return Measurement(worst, series={"points": (scat_x, scat_y), "equality": (lim, lim)},
                        evidence={"rows": rows, "erratum_lemma3.8_sigma_at_x_fails": all(
                            r["printed_sigma_at_x_violations"] > 0 for r in rows),
-                           "note": "σ_t² at x_t (L198) cannot bound Σ_i (1/m)Σ_j‖(J_ij − J_i)"
-                                   "(x_i − w_i)‖², growing with ‖x − w‖; at w_t (L533) it does"},
+                           "note": "σ_t² at x_t (Lemma 3.8 [L198]) cannot bound "
+                                   "Σ_i (1/m)Σ_j‖(J_ij − J_i)(x_i − w_i)‖², growing with "
+                                   "‖x − w‖; at w_t (its proof [L533]) it does"},
                        run=RunConfig("proxskip-l-svrgda-fl", "proxskip-quadratic-game",
                                      {"n": 3, "m": 10, "d": 4}, seed=seed))

@@ -1,4 +1,4 @@
-"""ProxSkip-GDA-FL (digest §8 P1–P3, P6–P10, P18): the Cor. 3.6 bound along the exact curve,
+"""ProxSkip-GDA-FL (claims P1–P3, P6–P10, P18): the Cor. 3.6 bound along the exact curve,
 the asymptotic rate, Monte Carlo against the exact recursion, communications to accuracy ε
 against κ (G-norm: κ, G-sym: √κ), the acceleration over p = 1, heterogeneity only through V_0,
 the control variates, and the Binomial number of communications."""
@@ -28,16 +28,16 @@ COR36 = ("proxskip.cor3.6", "proxskip.cor3.6.corrected")
 
 
 @claim("proxskip.p1", title="Deterministic bound E[V_t] ≤ (1 − min{γμ, p²})^t V_0 holds along "
-       "the exact curve", prediction="Cor. 3.6 (L182) and, for γ ≤ 1/ℓ, Thm 3.1 with A = ℓ/2 "
-       "(digest §9 #4): for all t, γ ∈ {1/(2ℓ), 1/ℓ}, p ∈ {0.3, 1, 3}·√(γμ)",
-       source="L182, L142", theorems=COR36, errata=("cor3.6-step",),
+       "the exact curve", prediction="Cor. 3.6 [L182] and, for γ ≤ 1/ℓ, Thm 3.1 with A = ℓ/2 "
+       "(erratum cor3.6-step): for all t, γ ∈ {1/(2ℓ), 1/ℓ}, p ∈ {0.3, 1, 3}·√(γμ)",
+       source="Corollary 3.6 [L182]; Theorem 3.1 [L142]", theorems=COR36, errata=("cor3.6-step",),
        rule=rules.UpperBound(1.0, rtol=1e-9),
        params={"tau_scale": 1.0, "rel_floor": 1e-12, "instances": "quick"},
        profiles={"full": {"instances": "full"}}, perturb={"tau_scale": 5.0},
        figure=FigureSpec("P1: exact E[V_t]/V_0 vs the Cor. 3.6 bound", "iteration t",
                          "E[V_t]/V_0"))
 def p1(params: Params, seed: int) -> Measurement:
-    """P1: max_{t ≥ 1} exact E[V_t] / Cor. 3.6's bound (L182) over instances and (γ, p)."""
+    """P1: max_{t ≥ 1} exact E[V_t] / Cor. 3.6's bound [L182] over instances and (γ, p)."""
     worst, rows, series = 0.0, [], {}
     for name, prob in families.p1_instances(params["instances"], seed):
         for label, gamma, p, thm in gda_grid(prob):
@@ -55,13 +55,13 @@ def p1(params: Params, seed: int) -> Measurement:
 
 @claim("proxskip.p2", title="Asymptotic rate r ≤ 1 − τ (spectral radius of the second-moment "
        "map), tightness (1 − r)/τ reported", prediction="r(pT₁⊗T₁ + (1−p)T₀⊗T₀) ≤ 1 − "
-       "min{γμ, p²}, i.e. (1 − r)/τ ≥ 1", source="L142", theorems=COR36,
+       "min{γμ, p²}, i.e. (1 − r)/τ ≥ 1", source="Theorem 3.1 [L142]", theorems=COR36,
        rule=rules.LowerBound(1.0, rtol=1e-9), params={"tau_scale": 1.0, "instances": "quick"},
        profiles={"full": {"instances": "full-small"}}, perturb={"tau_scale": 5.0},
        figure=FigureSpec("P2: asymptotic rate r vs the bound 1 − τ", "1 − τ (Thm 3.1)",
                          "spectral radius r", logy=False, kind="scatter"))
 def p2(params: Params, seed: int) -> Measurement:
-    """P2: min (1 − r)/τ, r the radius of pT_1⊗T_1 + (1 − p)T_0⊗T_0 (Thm 3.1, L142)."""
+    """P2: min (1 − r)/τ, r the radius of pT_1⊗T_1 + (1 − p)T_0⊗T_0 (Thm 3.1 [L142])."""
     rows = []
     for name, prob in families.p1_instances(params["instances"], seed):
         c = prob.constants
@@ -82,14 +82,15 @@ def p2(params: Params, seed: int) -> Measurement:
 @claim("proxskip.p3", title="Monte Carlo of Alg. 2 (≥ 1000 replicas) matches the exact "
        "second-moment recursion and stays below the Cor. 3.6 bound",
        prediction="replica mean of V_t within simultaneous 99.9 % intervals of E[V_t]; lower "
-       "limit below the bound", source="L182 (digest §4, §8 P3)",
+       "limit below the bound", source="Corollary 3.6 [L182]; Algorithm 2 [L212–L226]",
        theorems=("proxskip.cor3.6",), rule=rules.UpperBound("reference", rtol=0.0),
        params={"predicted_scale": 1.0, "level": 0.999, "replicas": 2000, "third": False},
        profiles={"full": {"replicas": 10000, "third": True}}, perturb={"predicted_scale": 1.2},
        figure=FigureSpec("P3: Monte Carlo mean of V_t (R replicas) vs the exact E[V_t]",
                          "iteration t", "V_t"))
 def p3(params: Params, seed: int) -> Measurement:
-    """P3: max |z| of the replica mean of V_t (Alg. 2) vs the exact E[V_t] (L182, §8 P3)."""
+    """P3: max |z| of the replica mean of V_t (Alg. 2) vs the exact E[V_t] (Cor. 3.6
+    [L182])."""
     R = params["replicas"]
     rows, zs, excess, series = [], [], [], {}
     cases = [("g_norm n=3 d=4 s=3", families.g_norm(n=3, d=4, s=3.0, seed=seed)),
@@ -133,7 +134,8 @@ def p3(params: Params, seed: int) -> Measurement:
 
 @claim("proxskip.p9", title="Heterogeneity changes ProxSkip only through V_0; Local GDA's "
        "plateau grows with ζ²", prediction="same tail rate for every ζ²; t_ε(ζ) ≤ "
-       "ln(V_0(ζ)/ε)/τ + 1; Local GDA floor increasing in ζ²", source="L242 (digest §5.6)",
+       "ln(V_0(ζ)/ε)/τ + 1; Local GDA floor increasing in ζ²",
+       source="Section 4, comparison with literature [L242]",
        theorems=("proxskip.thm4.2",), rule=rules.Interval("predicted_rate_change", "rate_tol"),
        params={"rate_tol": 0.02, "predicted_rate_change": 0.0,
                "zetas": (0.0, 1.0, 1e2, 1e4, 1e6)},
@@ -142,17 +144,18 @@ def p3(params: Params, seed: int) -> Measurement:
        figure=FigureSpec("P9: heterogeneity enters ProxSkip only through V_0", "communications",
                          "E[V_t] (ProxSkip) / Σ‖x − z*‖² (Local GDA)"))
 def p9(params: Params, seed: int) -> Measurement:
-    """P9: max_ζ (tail log-rate of E[V_t] − log r)/|log r|, r ζ-free (Thm 4.2, L242)."""
+    """P9: max_ζ (tail log-rate of E[V_t] − log r)/|log r|, r ζ-free (Thm 4.2, Section 4
+    [L242])."""
     zetas = params["zetas"]
     base = families.g_norm(n=3, d=4, s=3.0, zeta_sq=0.0, seed=seed)
     gamma, p = algorithms.gda_steps(base)
     tau = tau_from("proxskip.cor3.6", {"gamma": gamma, "p": p, "mu": base.constants["mu"],
                                        "ell": base.constants["ell"]})
     H = max(1, round(1 / p))
-    maps = exact.proxskip_maps(base, gamma, p)  # independent of b, hence of ζ (digest §4)
+    maps = exact.proxskip_maps(base, gamma, p)  # independent of b, hence of ζ [derived]
     log_r = math.log(exact.spectral_radius(maps))
     probs = [families.with_heterogeneity(base, z, seed) if z > 0 else base for z in zetas]
-    e0s = [exact.initial_error(pr) for pr in probs]  # z* ≠ 0, so x_0 ≠ x* (digest §9 #40)
+    e0s = [exact.initial_error(pr) for pr in probs]  # z* ≠ 0, so x_0 = 0 ≠ x*
     V0s = [maps.V(e) for e in e0s]
     eps_abs = 1e-10 * V0s[0]
     steps = max(int(math.ceil(math.log(max(V0s) / eps_abs) / tau)) + 1,
@@ -169,7 +172,7 @@ def p9(params: Params, seed: int) -> Measurement:
     t0 = rows[0]["t_eps"]
     bound_ok = all(r["t_eps"] is not None and r["t_eps"] <= math.log(r["V_0"] / eps_abs) / tau + 1
                    for r in rows)
-    # the digest's form t_ε(ζ) − t_ε(0) ≤ ln(V_0(ζ)/V_0(0))/τ is not implied: evidence only
+    # our difference form t_ε(ζ) − t_ε(0) ≤ ln(V_0(ζ)/V_0(0))/τ is not implied: evidence only
     diff_form = all(r["t_eps"] is not None and t0 is not None and
                     r["t_eps"] - t0 <= math.log(r["V_0"] / V0s[0]) / tau + 1 for r in rows)
     floors = [r["local_gda_floor"] for r in rows]
@@ -181,7 +184,7 @@ def p9(params: Params, seed: int) -> Measurement:
         curves[f"Local GDA ζ²={z:g} (Σ‖x_i − z*‖²)"] = thin(tr.communications[:, 0],
                                                             tr.mean("dist_sq"))
     return Measurement(float(max(r["slowdown"] for r in rows)), series=curves, evidence={
-        "log_spectral_radius": log_r, "digest_difference_form_holds": diff_form,
+        "log_spectral_radius": log_r, "difference_form_holds": diff_form,
         "local_gda_floor_slope_in_zeta_sq": [floor_fit.slope, floor_fit.lo, floor_fit.hi],
         "note": "with ζ² = 0 (and h_0 = h*) the slowest mode is not excited, so that curve "
                 "decays faster than r; every ζ² > 0 decays at exactly r",
@@ -233,8 +236,10 @@ def by_seed(rows: list[dict], seeds: list[int], key: str) -> dict[str, tuple[lis
 
 
 @claim("proxskip.p6", title="Communications grow like κ (not √κ) on min-max G-norm",
-       prediction="N_comm = p·t_ε ≤ √(2ℓ/μ) ln(1/ε) + p; ℓ/μ = κ² gives slope 1 in κ (L184 "
-       "erratum)", source="L182–L184, L240", theorems=("proxskip.cor3.6", "proxskip.thm4.2"),
+       prediction="N_comm = p·t_ε ≤ √(2ℓ/μ) ln(1/ε) + p; ℓ/μ = κ² gives slope 1 in κ (erratum "
+       "ell-kappa-L)",
+       source="Corollary 3.6 and the remark after it [L182–L184]; Section 4 [L240]",
+       theorems=("proxskip.cor3.6", "proxskip.thm4.2"),
        errata=("ell-kappa-L",), rule=rules.Interval("predicted_slope", "slope_tol"),
        params={"predicted_slope": 1.0, "slope_tol": 0.15, "eps": 1e-4, "family": "g-norm",
                "kappas": (2.0, 4.0, 8.0, 16.0, 32.0), "seeds": 2},
@@ -243,7 +248,7 @@ def by_seed(rows: list[dict], seeds: list[int], key: str) -> dict[str, tuple[lis
        figure=FigureSpec("P6: communications vs κ on G-norm (ℓ/μ = κ²)", "κ = L/μ",
                          "expected communications p·t_ε", logx=True))
 def p6(params: Params, seed: int) -> Measurement:
-    """P6 (P8 on G-sym): log-log slope in κ of the exact p·t_ε (Cor. 3.6, L182–L184)."""
+    """P6 (P8 on G-sym): log-log slope in κ of the exact p·t_ε (Cor. 3.6 [L182–L184])."""
     seeds = [seed + k for k in range(params["seeds"])]
     family = params["family"]
     rows = comm_sweep(family, list(params["kappas"]), seeds, params["eps"])
@@ -270,7 +275,8 @@ def p6(params: Params, seed: int) -> Measurement:
 
 p8 = p6.variant(
     "proxskip.p8", title="Minimisation (G-sym, ℓ = L): communications grow like √κ",
-    prediction="p = 1/√(2κ); N_comm slope 0.5 in κ", source="L184",
+    prediction="p = 1/√(2κ); N_comm slope 0.5 in κ",
+    source="remark after Corollary 3.6 [L184]",
     theorems=("proxskip.cor3.6",),
     params={"predicted_slope": 0.5, "slope_tol": 0.1, "family": "g-sym-shared",
             "kappas": (8.0, 16.0, 32.0, 64.0, 128.0)},
@@ -283,7 +289,8 @@ p8 = p6.variant(
 @claim("proxskip.p7", title="Acceleration over p = 1: N_comm(p=1)/N_comm(p=√(γμ)) ∝ κ on "
        "G-norm; p = 1 GDA factor exactly 1 − 1.5γμ", prediction="log-log slope 1 in κ; "
        "(I − γJ_i)ᵀ(I − γJ_i) = (1 − 1.5γμ)I at γ = 1/(2ℓ) [derived]",
-       source="L182–L184 (digest §8 P7)", theorems=("proxskip.cor3.6",), errata=("ell-kappa-L",),
+       source="Corollary 3.6 and the remark after it [L182–L184]", theorems=("proxskip.cor3.6",),
+       errata=("ell-kappa-L",),
        rule=rules.Interval("predicted_slope", "slope_tol"),
        params={"predicted_slope": 1.0, "slope_tol": 0.15, "eps": 1e-4, "factor_coef": 1.5,
                "factor_tol": 1e-10, "kappas": (2.0, 4.0, 8.0, 16.0, 32.0), "seeds": 2},
@@ -292,7 +299,7 @@ p8 = p6.variant(
        figure=FigureSpec("P7: N_comm(p = 1) / N_comm(p = √(γμ)) vs κ (G-norm, shared "
                          "Jacobian)", "κ = L/μ", "communication ratio", logx=True))
 def p7(params: Params, seed: int) -> Measurement:
-    """P7: log-log slope in κ of N_comm(p = 1)/N_comm(p = √(γμ)), exact (L182–L184)."""
+    """P7: log-log slope in κ of N_comm(p = 1)/N_comm(p = √(γμ)), exact (Cor. 3.6 [L182–L184])."""
     seeds = [seed + k for k in range(params["seeds"])]
     run = RunConfig("proxskip-gda-fl", "proxskip-g-norm", seed=seed,
                     sweeps={"kappa": params["kappas"], "p": [1.0]})
@@ -325,14 +332,16 @@ def p7(params: Params, seed: int) -> Measurement:
 
 @claim("proxskip.p10", title="Control variates learn f_i(z*); Σ_i h_i = 0 after the first "
        "communication; consensus right after each communication", prediction="invariants to "
-       "machine precision; ‖h_t − F(x*)‖ → 0 linearly", source="L210 (digest §2.2)",
+       "machine precision; ‖h_t − F(x*)‖ → 0 linearly",
+       source="Section 4 [L210]; Algorithm 2 [L212–L226]",
        theorems=("proxskip.thm4.2",), rule=rules.UpperBound("tolerance", rtol=0.0),
        params={"tolerance": 1e-12, "replicas": 64}, profiles={"full": {"replicas": 512}},
        perturb={"tolerance": 1e-16},
        figure=FigureSpec("P10: control-variate error Σ‖h_i − f_i(z*)‖² (replica mean)",
                          "iteration t", "Σ‖h_i − f_i(z*)‖²"))
 def p10(params: Params, seed: int) -> Measurement:
-    """P10: largest violation of Σ_i h_i = 0 and of consensus after communications (L210)."""
+    """P10: largest violation of Σ_i h_i = 0 and of consensus after communications (Section 4
+    [L210], Alg. 2 [L212–L226])."""
     R = params["replicas"]
     prob = families.g_norm(n=5, d=4, s=3.0, zeta_sq=10.0, seed=seed)
     gamma, p = algorithms.gda_steps(prob)
@@ -368,14 +377,15 @@ def p10(params: Params, seed: int) -> Measurement:
 
 @claim("proxskip.p18", title="Communications in T iterations are Binomial(T, p)",
        prediction="mean pT within its interval; variance Tp(1 − p)",
-       source="L125 (digest §8 P18)", theorems=("proxskip.cor3.6",),
+       source="Algorithm 1, line 3 [L125]", theorems=("proxskip.cor3.6",),
        rule=rules.UpperBound("reference", rtol=0.0),
        params={"p_scale": 1.0, "level": 0.999, "replicas": 2000},
        profiles={"full": {"replicas": 20000}}, perturb={"p_scale": 1.02},
        figure=FigureSpec("P18: communications in T iterations vs pT", "p", "communications",
                          logy=False))
 def p18(params: Params, seed: int) -> Measurement:
-    """P18: max |z| of the mean communications in T = 400 iterations vs pT (L125)."""
+    """P18: max |z| of the mean communications in T = 400 iterations vs pT (Alg. 1 line 3
+    [L125])."""
     R, T = params["replicas"], 400
     prob = families.g_norm(n=3, d=4, s=3.0, seed=seed)
     gamma, p_cor36 = algorithms.gda_steps(prob)
