@@ -97,9 +97,9 @@ track = N.add("track", NONNEGATIVE, "tracking error E‖ȳ^t − (1/K)Σ_k g_k(x
 
 LEMMA31 = L_h + B_f * L_g + B_g**2 * L_f  # Lemma 3.1 [L148]
 LBAR_PRINTED = 10 * L_h**2 + B_f**2 * L_g**2 + 40 * B_g**4 * L_f**2  # proof of Thm 5.1 [L980]
-LBAR_FIXED = 10 * L_h**2 + 20 * B_f**2 * L_g**2 + 40 * B_g**4 * L_f**2  # Thm F.6 [L924–L927]
+LBAR_CORRECTED = 10 * L_h**2 + 20 * B_f**2 * L_g**2 + 40 * B_g**4 * L_f**2  # Thm F.6 [L924–L927]
 C_BETA = 4 * B_g**4 * L_f**2  # Theorem 5.1, Theorem F.1 [L234, L627]
-C_BETA_FIXED = 4 * sp.Max(B_g**2, B_g**4) * L_f**2  # [derived] from Lemma F.2 [L690, L697]
+C_BETA_CORRECTED = 4 * sp.Max(B_g**2, B_g**4) * L_f**2  # [derived] from Lemma F.2 [L690, L697]
 ETA_THM = sp.sqrt(b * K / T)  # Theorem 5.1 [L234]
 I_COR3 = T**sp.Rational(1, 4) / (b * K) ** sp.Rational(3, 4)  # Cor. 2, Cor. 3 [L253, L639]
 
@@ -327,8 +327,8 @@ def _cor1_terms(lbar: sp.Expr, cb: sp.Expr) -> list[Term]:
 
 def _derived(corrected: bool) -> dict[sp.Symbol, sp.Expr]:
     # order matters: a later entry may use earlier ones (Theorem.expand)
-    return {L_Phi: LEMMA31, Lbar: LBAR_FIXED if corrected else LBAR_PRINTED,
-            c_beta: C_BETA_FIXED if corrected else C_BETA, eta: ETA_THM, beta: c_beta * eta}
+    return {L_Phi: LEMMA31, Lbar: LBAR_CORRECTED if corrected else LBAR_PRINTED,
+            c_beta: C_BETA_CORRECTED if corrected else C_BETA, eta: ETA_THM, beta: c_beta * eta}
 
 
 _THM51 = ("For Algorithm 2 with η = √(|b|K/T), β = 4B_g⁴L_f²η, |b_h| = |b_g| = |b| and T ≥ T_th "
@@ -346,7 +346,8 @@ _THM42 = ("If Algorithm 1 is modified so that y_k^t = ȳ^t is updated at every i
           "under Assumptions 1–3 and 1 ≤ I ≤ O(T^{1/4}) there is a choice of η^t > 0 such that "
           "the iterates converge to a stationary point of Φ (h = 0) (Theorem 4.2 [L192–L194]; its "
           "proof, Appendix E [L615]: a consequence of Theorem 5.1). Encoded as Theorem F.1 with "
-          "σ_h = σ_g = 0, and ȳ⁰ = g(x̄⁰) [derived: the modified FedAvg is FedDRO with σ = 0, any β].")
+          "σ_h = σ_g = 0, and ȳ⁰ = g(x̄⁰) [derived: the modified FedAvg is FedDRO with σ = 0, "
+          "any β].")
 
 
 def _thm51(corrected: bool) -> Theorem:
@@ -581,7 +582,7 @@ def _lemF5(corrected: bool) -> Theorem:
                      "Lemma F.2 is 4B_g²L_f²η, erratum lemmaF2-track-coefficient)."
                      if corrected else ""),
         notation=N, assumptions=ASSUMPTIONS[:3],
-        derived={L_Phi: LEMMA31, c_beta: C_BETA_FIXED if corrected else C_BETA,
+        derived={L_Phi: LEMMA31, c_beta: C_BETA_CORRECTED if corrected else C_BETA,
                  beta: c_beta * eta},
         conditions=[
             Condition("eta <= bK/(2(L_Phi bK + 8B_g^2))",

@@ -58,9 +58,9 @@ def test_thm51_bound_counterexample_by_hand() -> None:
 def test_Lbar_corrected_coefficient() -> None:
     # [L980] prints 10L_h² + B_f²L_g² + 40B_g⁴L_f²; Theorem F.6 [L924–L927] gives 20 B_f²L_g²
     pt = {feddro.L_h: 0, feddro.B_f: 1, feddro.L_g: 1, feddro.B_g: 1, feddro.L_f: 1}
-    assert feddro.LBAR_PRINTED.subs(pt) == 41 and feddro.LBAR_FIXED.subs(pt) == 60
+    assert feddro.LBAR_PRINTED.subs(pt) == 41 and feddro.LBAR_CORRECTED.subs(pt) == 60
     # c_β corrected only differs for B_g < 1 (Lemma F.2's Term V coefficient is 4B_g²L_f²)
-    assert feddro.C_BETA_FIXED.subs({feddro.B_g: sp.Rational(1, 2), feddro.L_f: 1}) == 1
+    assert feddro.C_BETA_CORRECTED.subs({feddro.B_g: sp.Rational(1, 2), feddro.L_f: 1}) == 1
     assert feddro.C_BETA.subs({feddro.B_g: sp.Rational(1, 2), feddro.L_f: 1}) == sp.Rational(1, 4)
 
 
@@ -162,3 +162,61 @@ def test_lemmaF5_step_bounds_and_rhs_by_hand() -> None:
     assert engine.bound(thm, small).derived["c_beta"] == pytest.approx(4 * 0.2**4 / 4)
     assert engine.bound(registry.get("feddro.lemF.5.corrected"), small).derived["c_beta"] == \
         pytest.approx(4 * 0.2**2 / 4)
+
+
+def test_counterexample_constants_follow_from_the_instance() -> None:
+    # Appendix D, eq. (10) [L434–L438]: g_1 = 4x − 4, g_2 = −2x + 4, f(y) = √(y² + 4), h = 0,
+    # deterministic oracles. L_f = max f'' = f''(0) = 4/4^{3/2} = 1/2; B_f = sup|f'| = 1;
+    # B_g = max|g_k'| = 4 (Assumption 1.2); L_g = 0 (linear g_k); Δ_g = max|g_k' − g'| = |4 − 1| = 3
+    # (Assumption 3); Δ_h = σ_h = σ_g = 0; K = 2 clients.
+    ce = feddro.COUNTEREXAMPLE
+    fp, slopes = sp.diff(ce.f, ce.y), [sp.diff(g, ce.x) for g in ce.g]
+    g_slope = sp.Add(*slopes) / ce.K
+    derived = {"L_f": sp.diff(ce.f, ce.y, 2).subs(ce.y, 0), "B_f": sp.limit(fp, ce.y, sp.oo),
+               "B_g": max(abs(s) for s in slopes), "L_g": max(abs(sp.diff(g, ce.x, 2)) for g in ce.g),
+               "L_h": 0, "Delta_g": max(abs(s - g_slope) for s in slopes), "Delta_h": 0,
+               "sigma_h": 0, "sigma_g": 0, "K": ce.K}
+    assert derived == {"L_f": sp.Rational(1, 2), "B_f": 1, "B_g": 4, "L_g": 0, "L_h": 0,
+                       "Delta_g": 3, "Delta_h": 0, "sigma_h": 0, "sigma_g": 0, "K": 2}
+    assert feddro.CE_CONSTANTS == derived
+    assert sp.diff(ce.f, ce.y, 3).subs(ce.y, 0) == 0  # f''(0) is the maximum of f''
+
+
+def test_counterexample_is_proved_for_two_local_steps() -> None:
+    # Appendix D proves Theorem 4.1 with I = 2 local updates (Cases I and II [L461, L511]); the
+    # printed I > 1 [L188] and the corrected I ≥ 2 both admit it, I = 1 neither
+    ce = feddro.COUNTEREXAMPLE
+    assert ce.I_proved == 2
+    for tid in ("feddro.thm4.1", "feddro.thm4.1.corrected"):
+        at = {"eta": F(1, 23), "x0": F(ce.x0)}
+        assert engine.check(registry.get(tid), {**at, "I": F(ce.I_proved)})[0]
+        assert not engine.check(registry.get(tid), {**at, "I": F(1)})[0]
+
+
+def test_cor2_regime_is_where_the_schedule_gives_one_local_step() -> None:
+    # Corollary 2 [L253] with Corollary 3's I = T^{1/4}/(|b|K)^{3/4} [L639]: I ≥ 1 ⇔ T ≥ (|b|K)³;
+    # |b|K = 8: T = 512 gives I = 512^{1/4}/8^{3/4} = 1 exactly, T = 511 gives I < 1
+    thm = registry.get("feddro.cor2")
+    at = {feddro.b: 1, feddro.K: 8}
+    assert feddro.I_COR3.subs({**at, feddro.T: 512}) == 1
+    assert [bool(r.subs({**at, feddro.T: 512})) for r in thm.regime] == [True]
+    assert [bool(r.subs({**at, feddro.T: 511})) for r in thm.regime] == [False]
+    assert bool(feddro.I_COR3.subs({**at, feddro.T: 511}) < 1)
+    assert registry.get("feddro.cor2.corrected").regime == thm.regime
+
+
+def test_assumptions_listed_as_the_statements_state() -> None:
+    # Theorems 4.1, 4.2 [L188, L194] and Lemmas F.3–F.5 [L725, L819, L890]: Assumptions 1–3;
+    # Lemma 3.1 [L148]: Assumption 1 only; Theorem 5.1 [L234] and its corollaries: 1–3 plus the
+    # unstated premises of the proof (marked derived)
+    def numbers(tid: str) -> list[str]:
+        return [a.split()[1] if a.startswith("Assumption") else "derived"
+                for a in registry.get(tid).assumptions]
+
+    for tid in ("feddro.thm4.1", "feddro.thm4.1.corrected", "feddro.thm4.2",
+                "feddro.thm4.2.corrected", "feddro.lemF.3", "feddro.lemF.4", "feddro.lemF.5",
+                "feddro.lemF.5.corrected"):
+        assert numbers(tid) == ["1", "2", "3"], tid
+    assert numbers("feddro.lem3.1") == ["1"]
+    for tid in ("feddro.thm5.1", "feddro.thmF.1", "feddro.cor1", "feddro.cor2"):
+        assert numbers(tid) == ["1", "2", "3", "derived"], tid
