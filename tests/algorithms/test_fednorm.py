@@ -1,4 +1,4 @@
-"""Local SGDA(+) and Fed-Norm-SGDA(+) as Algorithm units (fed_norm_sgda.md §4.1–4.2, Algorithm 1):
+"""Local SGDA(+) and Fed-Norm-SGDA(+) as Algorithm units (Sections 4.1–4.2, Algorithm 1):
 the recorded run numbers, the declared parameters, the paper's helper formulas (‖a_i‖_1, the
 mismatch weights) and one-round identities."""
 
@@ -68,7 +68,7 @@ def test_parameters_are_validated_and_resolved():
 
 @pytest.mark.parametrize("tau, rho", [(1, 0.3), (3, 0.5), (7, 0.9), (5, 0.0)])
 def test_a_l1_is_the_sum_of_the_heavy_ball_coefficients(tau, rho):
-    """fed_norm_sgda.md §2: with a buffer reset per round, gradient k enters the τ-step update
+    """Appendix A.1 [L547–L555]: with a buffer reset per round, gradient k enters the τ-step update
     with weight a^(k) = Σ_{j=0}^{τ−1−k} ρ^j, so ‖a‖_1 = Σ_k (1 − ρ^{τ−k})/(1 − ρ)."""
     direct = sum(sum(rho**j for j in range(tau - k)) for k in range(tau))
     assert a_l1(np.array([tau]), rho)[0] == pytest.approx(direct, rel=1e-14)
@@ -79,7 +79,7 @@ def test_mismatch_weights_and_linearly_spaced_local_steps():
     tau = taus(g, {"tau": 1, "tau_max": 20})
     assert tau.tolist() == [1, 10, 20]  # round(linspace(1, 20, 3)) = 1, 10, 20
     assert taus(g, {"tau": 4, "tau_max": 0}).tolist() == [4, 4, 4]
-    w = implicit_weights(g, tau)  # w_i ∝ p_iτ_i (§2, the mismatch formula)
+    w = implicit_weights(g, tau)  # w_i ∝ p_iτ_i (the w_i of eq. (2) with a ≡ 1)
     np.testing.assert_allclose(w, g.p * tau / np.sum(g.p * tau), rtol=1e-15)
     w_mom = implicit_weights(g, tau, 0.5)
     np.testing.assert_allclose(w_mom, g.p * a_l1(tau, 0.5) / np.sum(g.p * a_l1(tau, 0.5)),
@@ -87,8 +87,8 @@ def test_mismatch_weights_and_linearly_spaced_local_steps():
 
 
 def test_one_local_step_at_full_participation_is_gda_on_the_p_weighted_objective():
-    """τ = 1, P = n: Local SGDA's z ← Σ p_i z_i¹ = z − s ⊙ Σ p_i∇f_i(z) (§4.1); Fed-Norm with
-    γ^s = c·η^c steps c times as far (τ_eff = 1, g_i = ∇f_i(z), Alg. 1 lines 10–14)."""
+    """τ = 1, P = n: Local SGDA's z ← Σ p_i z_i¹ = z − s ⊙ Σ p_i∇f_i(z) (Section 4.1); Fed-Norm with
+    γ^s = c·η^c steps c times as far (τ_eff = 1, g_i = ∇f_i(z), Algorithm 1, lines 10–20)."""
     g = make_game({"M": 4, "sigma_G": 2.0, "p_skew": 0.5, "hess_spread": 0.2}, 3)
     z = np.random.default_rng(0).standard_normal((2, g.d))
     full = {"clients": np.zeros((2, g.M))}
@@ -103,7 +103,8 @@ def test_one_local_step_at_full_participation_is_gda_on_the_p_weighted_objective
 
 
 def test_plus_variants_refresh_the_snapshot_every_S_rounds():
-    """SGDA+ (§4.1): ∇_y at x̂ = x^{(sS)}, refreshed at rounds t with t mod S = 0."""
+    """SGDA+ (Algorithm 1, lines 4–6): ∇_y at x̂ = x^{(sS)}, refreshed at rounds t with
+    t mod S = 0."""
     g = make_game({"M": 3}, 1)
     method = LOCAL_SGDA_PLUS.method(g, {"S": 3, "tau": 2})
     state = method.init(1, 0)

@@ -1,4 +1,4 @@
-"""Fed-Norm-SGDA claims (fed_norm_sgda.md §8): registration, and the numbers in the evidence of
+"""Fed-Norm-SGDA claims (verify/claims/fednorm.py): registration, and the numbers in the evidence of
 the objective-mismatch limits (p1, p2a), the exact identity (p3), the exact partial-participation
 profile (p9b) and the bound-validity claim (p20). Perturbations are covered by the generic
 contract test (tests/contract/test_claims.py)."""
@@ -43,7 +43,7 @@ def test_registered_with_theorems_and_variants():
 
 
 def test_local_sgda_goes_to_the_mismatched_saddle_and_fednorm_to_the_true_one(verdicts):
-    """P1, P2: Local SGDA → z*(w), w_i ∝ p_iτ_i; Fed-Norm-SGDA → z*(p) (fed_norm_sgda.md (2))."""
+    """P1, P2: Local SGDA → z*(w), w_i ∝ p_iτ_i; Fed-Norm-SGDA → z*(p) (eq. (2))."""
     v = verdicts["fednorm.p1"]
     assert v.verdict == "confirmed" and v.config["algorithm"] == "local-sgda"
     ev = v.evidence["rho=0.0"]

@@ -1,6 +1,6 @@
 """Exact analysis of Local SGDA / Fed-Norm-SGDA (verify/exact/fednorm.py): fixed points, the
 partial-participation floor, and the theorem quantities read from fedbounds/theorems/fednorm.py
-(the paper's line numbers Lnnn as there)."""
+(sources cite the paper's numbering; [Lnnn] is a line of the text named in PAPER["text"])."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from fedbounds.verify.exact import fednorm as exact
 
 
 def test_pp_profile_is_theorem_1s_partial_participation_factor():
-    """(n − P)/(P(n − 1)) (Thm 1 L656, Lemma B.2 (18)–(19)), relative to P = 1: n = 5."""
+    """(n − P)/(P(n − 1)) (Theorem 1, App. B.2 [L656]; proof of Lemma B.2, eqs. (18)–(19)),
+    relative to P = 1: n = 5."""
     assert exact.pp_profile(5, range(1, 6)).tolist() == [1.0, 3 / 8, 1 / 6, 1 / 16, 0.0]
 
 
@@ -37,7 +38,8 @@ def test_one_local_step_has_the_p_weighted_saddle_as_fixed_point(algorithm):
 
 
 def test_cor12_steps_follow_the_encoded_schedule():
-    """L658–L660 with τ_i = τ: η^c = 1/(L_f τ √T), γ^s_x = γ^s_y/(81κ²)."""
+    """Theorem 1's step sizes (App. B.2 [L658–L660]) with τ_i = τ: η^c = 1/(L_f τ √T),
+    γ^s_x = γ^s_y/(81κ²)."""
     g = make_game({"M": 4, "sigma_x": 1.0, "sigma_y": 1.0, "bxy": 0.5, "a_ratio": 1.0}, 0)
     steps = exact.cor12_steps(g, 4, 1000, 0.3)
     L_f, kappa = g.constants["L_f"], g.constants["kappa"]
@@ -48,8 +50,8 @@ def test_cor12_steps_follow_the_encoded_schedule():
 
 
 def test_thm1_inputs_at_uniform_weights_and_equal_steps():
-    """p_i = 1/n, τ_i = τ, a ≡ 1 (L167, the corollaries' specialization): A_w = B_w = E_w = 1,
-    C_w = τ − 1, D = β_L²(τ − 1) + (τ − 1)², max‖a‖₁ = τ, max w a/‖a‖₁ = 1/(nτ)."""
+    """p_i = 1/n, τ_i = τ, a ≡ 1 (Theorem 1 [L167], the corollaries' specialization):
+    A_w = B_w = E_w = 1, C_w = τ − 1, D = β_L²(τ − 1) + (τ − 1)², max‖a‖₁ = τ, max w a/‖a‖₁ = 1/(nτ)."""
     g = make_game({"M": 4, "beta_L": 0.5}, 0)
     vals = exact.thm1_inputs(g, np.full(4, 3), 2)
     expected = {"tau_eff": 3, "A_w": 1, "B_w": 1, "C_w": 2, "D": 0.25 * 2 + 4, "E_w": 1,

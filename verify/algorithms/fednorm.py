@@ -1,18 +1,19 @@
-"""Local SGDA(+) and Fed-Norm-SGDA(+) (fed_norm_sgda.md §4.1–4.2, Algorithm 1, L121–143).
+"""Local SGDA(+) and Fed-Norm-SGDA(+) (Sections 4.1–4.2 and Algorithm 1 of the paper
+[L121–L143]).
 
 A round: the server samples P of n clients uniformly without replacement (P = n: full
 participation); client i runs τ_i local steps of (momentum) SGDA with client steps η^c_x, η^c_y
 (SGDA+: ∇_y at the snapshot x̂ = x^{(sS)}, refreshed every S rounds). Then
 
-* Local SGDA(+) (naive iterate averaging, §4.1): z ← z + Σ_{i∈C} w̃_i (z_i^{τ_i} − z), w̃_i = p_i n/P
-  (= Σ_i p_i z_i^{τ_i} at P = n);
-* Fed-Norm-SGDA(+) (Alg. 1): each client sends its normalized direction g_i = G_i a_i/‖a_i‖_1,
+* Local SGDA(+) (naive iterate averaging, Section 4.1 [L129]): z ← z + Σ_{i∈C} w̃_i (z_i^{τ_i} − z),
+  w̃_i = p_i n/P (= Σ_i p_i z_i^{τ_i} at P = n);
+* Fed-Norm-SGDA(+) (Algorithm 1): each client sends its normalized direction g_i = G_i a_i/‖a_i‖_1,
   the server steps z ← z − τ_eff (γ^s_x, −γ^s_y) ⊙ Σ_{i∈C} w̃_i g_i with w = p and
-  τ_eff = Σ_j p_j ‖a_j‖_1 (lines 10–14).
+  τ_eff = Σ_j p_j ‖a_j‖_1 (Algorithm 1, lines 14–20; eq. (3)).
 
-Heavy-ball local momentum ρ (buffer reset per round) has ‖a_i‖_1 = (τ_i − ρ(1 − ρ^{τ_i})/(1 − ρ))/(1 − ρ)
-(§2 examples). The four variants are one :func:`build_fednorm` with ``normalized`` and ``plus``
-bound by :func:`functools.partial`.
+Heavy-ball local momentum ρ (buffer reset per round) has
+‖a_i‖_1 = (τ_i − ρ(1 − ρ^{τ_i})/(1 − ρ))/(1 − ρ) (Appendix A.1 [L547–L555]). The four variants are
+one :func:`build_fednorm` with ``normalized`` and ``plus`` bound by :func:`functools.partial`.
 """
 
 from __future__ import annotations
@@ -48,14 +49,14 @@ class FedNormState(NamedTuple):
 
 class FedNormPlusState(NamedTuple):
     """The + variants: server model z (replicas, d) and the snapshot x̂ (replicas, dx) at which
-    the clients take ∇_y (refreshed every S rounds, §4.1)."""
+    the clients take ∇_y (refreshed every S rounds; Algorithm 1, lines 4–6)."""
 
     z: np.ndarray
     x_hat: np.ndarray
 
 
 def a_l1(tau: np.ndarray, rho: float) -> np.ndarray:
-    """‖a_i‖_1 of τ_i local steps with heavy-ball factor ρ (fed_norm_sgda.md §2)."""
+    """‖a_i‖_1 of τ_i local steps with heavy-ball factor ρ (Appendix A.1 [L555])."""
     tau = np.asarray(tau, dtype=float)
     if rho == 0:
         return tau
@@ -70,15 +71,16 @@ def taus(g: MinMaxGame, c: Mapping[str, Any]) -> np.ndarray:
 
 
 def implicit_weights(g: MinMaxGame, tau: np.ndarray, rho: float = 0.0) -> np.ndarray:
-    """Naive-aggregation weights w_i = p_i‖a_i‖_1 / Σ_j p_j‖a_j‖_1 (fed_norm_sgda.md §2, THE MISMATCH
-    FORMULA); Local SGDA: w_i ∝ p_iτ_i."""
+    """Naive-aggregation weights w_i = p_i‖a_i‖_1 / Σ_j p_j‖a_j‖_1 (the w_i of eq. (2) [L133]);
+    Local SGDA: w_i ∝ p_iτ_i."""
     a = g.p * a_l1(tau, rho)
     return a / a.sum()
 
 
 def build_fednorm(g: MinMaxGame, config: Mapping[str, Any], *, normalized: bool = True,
                   plus: bool = False) -> Method[FedNormState | FedNormPlusState]:
-    """Fed-Norm-SGDA(+) (``normalized``) or Local SGDA(+) bound to a game (Alg. 1, §4.1)."""
+    """Fed-Norm-SGDA(+) (``normalized``) or Local SGDA(+) bound to a game (Algorithm 1;
+    Section 4.1)."""
     c = dict(config)
     M, dx = g.M, g.dx
     tau = taus(g, c)
@@ -142,10 +144,10 @@ PARAMS = {
     "S": Param(1, "snapshot period of the + variants", kind=int, low=1)}
 
 LOCAL_SGDA = Algorithm("local-sgda", "fednorm",
-                       "Local SGDA: iterate averaging with weights p (§4.1)",
+                       "Local SGDA: iterate averaging with weights p (Section 4.1)",
                        partial(build_fednorm, normalized=False), PARAMS, MINMAX_PROBLEMS)
 LOCAL_SGDA_PLUS = Algorithm("local-sgda-plus", "fednorm",
-                            "Local SGDA+: y-gradients at a snapshot x̂ (§4.1)",
+                            "Local SGDA+: y-gradients at a snapshot x̂ (Section 5.2)",
                             partial(build_fednorm, normalized=False, plus=True), PARAMS, MINMAX_PROBLEMS)
 FEDNORM_SGDA = Algorithm("fednorm-sgda", "fednorm",
                          "Fed-Norm-SGDA: normalized client updates (Alg. 1)", build_fednorm,

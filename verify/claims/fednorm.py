@@ -1,5 +1,6 @@
-"""Claims of Fed-Norm-SGDA (fed_norm_sgda.md §8, P1–P4, P9–P11; P20 ours) on min-max quadratic
-games: exact fixed points and moments (P1, P2, P4, P9), Monte Carlo (P3, P10, P11, P20)."""
+"""Claims of Fed-Norm-SGDA on min-max quadratic games: P1–P4 and P9–P11 test the paper's
+statements (each ``source`` names them), P20 is ours; exact fixed points and moments (P1, P2, P4,
+P9), Monte Carlo (P3, P10, P11, P20)."""
 
 from __future__ import annotations
 
@@ -41,14 +42,15 @@ ETAS, P4_ETAS = (0.02, 0.01, 0.005, 0.0025), (0.01, 0.005, 0.0025, 0.00125)
 @claim("fednorm.p1", title="Local SGDA converges to the mismatched saddle z*(w), w ∝ p_iτ_i",
        prediction="As η^c → 0 the Local SGDA fixed point approaches z*(w), w_i = p_iτ_i/Σ_j "
        "p_jτ_j, at distance Θ(η) (log-log slope +1), and stays ‖z*(w) − z*(p)‖ away from z*(p)",
-       source="fed_norm_sgda.md §8 P1; eq. (2) L133, Cor 1.1 L173",
+       source="Section 4.1, eq. (2) [L133–L139]; Corollary 1.1 [L173]; the Θ(η) rate is derived "
+       "here",
        theorems=("fednorm.thm1", "fednorm.cor1.1"), rule=Interval("predicted", 0.1),
        params={"algorithm": "local-sgda", "target": "w", "rhos": (0.0,), "etas": ETAS,
                "predicted": 1.0}, profiles={"full": {"etas": (*ETAS, 0.00125)}},
        perturb={"target": "p"}, figure=FigureSpec("Local SGDA fixed point vs η (τ = 1, 10, 20)",
                                                   "η^c", "distance", logx=True))
 def p1(params: Params, seed: int) -> Measurement:
-    """P1, P2, P4: slope in η of ‖z(η) − z*(target)‖, z(η) the exact fixed point (eq. (2), §2)."""
+    """P1, P2, P4: slope in η of ‖z(η) − z*(target)‖, z(η) the exact fixed point (eq. (2))."""
     g = make_game(P1_SET, seed)
     etas, tau, name = np.array(params["etas"]), taus(g, P1_TAU), params["algorithm"]
     w_tau, predicted = implicit_weights(g, tau), params["predicted"]
@@ -76,7 +78,8 @@ def p1(params: Params, seed: int) -> Measurement:
 
 p2a = p1.variant("fednorm.p2a", title="Fed-Norm-SGDA's fixed point tends to z*(p)",
                  prediction="‖z_FN(η) − z*(p)‖ = Θ(η^c) (slope +1)",
-                 source="fed_norm_sgda.md §8 P2; Alg. 1 L143", theorems=("fednorm.thm1",),
+                 source="Section 4.2 and Algorithm 1 [L143]; the Θ(η) rate is derived here",
+                 theorems=("fednorm.thm1",),
                  params={"algorithm": "fednorm-sgda", "target": "p"}, perturb={"target": "w"},
                  figure=FigureSpec("Fed-Norm-SGDA fixed point vs η^c (τ = 1, 10, 20)", "η^c",
                                    "distance", logx=True))
@@ -84,7 +87,8 @@ p2a = p1.variant("fednorm.p2a", title="Fed-Norm-SGDA's fixed point tends to z*(p
 
 @claim("fednorm.p2b", title="Fed-Norm's fixed point does not depend on the server step",
        prediction="at fixed η^c the fixed point is the same for γ^s ∈ {0.01, 0.02, 0.05}",
-       source="fed_norm_sgda.md §8 P2", theorems=("fednorm.thm1",),
+       source="derived here from Section 4.2 and Algorithm 1 [L143] (w = p for every γ^s)",
+       theorems=("fednorm.thm1",),
        rule=Interval("predicted", 1e-9), params={"predicted": 0.0}, perturb={"predicted": 1.0},
        figure=FigureSpec("Fed-Norm fixed point vs server step", "γ^s", "‖z_FN − z*(p)‖",
                          logx=True, kind="scatter"))
@@ -103,7 +107,7 @@ def p2b(params: Params, seed: int) -> Measurement:
 
 @claim("fednorm.p3", title="Fed-Norm-SGDA = Local SGDA for equal τ_i and γ^s = η^c",
        prediction="identical server iterates (machine precision) under shared seeds, noise and "
-       "sampling", source="fed_norm_sgda.md §8 P3; App. A.1 L535–547",
+       "sampling", source="Appendix A.1 [L535–L547]",
        rule=Interval("predicted", 1e-12), params={"predicted": 0.0, "tau_max": 0, "T": 200, "R": 8},
        profiles={"full": {"T": 2000, "R": 32}}, perturb={"tau_max": 8},
        figure=FigureSpec("Fed-Norm vs Local SGDA (equal τ): |Δ‖∇Φ‖²| per round", "round",
@@ -126,7 +130,7 @@ def p3(params: Params, seed: int) -> Measurement:
 p4 = p1.variant("fednorm.p4", title="Local momentum: mismatch weights w ∝ p_i‖a_i‖_1",
                 prediction="naive averaging with heavy-ball ρ converges to z*(w), w_i ∝ p_i(τ_i − "
                 "ρ(1−ρ^τ_i)/(1−ρ))/(1−ρ), at distance Θ(η)",
-                source="fed_norm_sgda.md §8 P4; App. A.1 L535–555", theorems=("fednorm.thm1",),
+                source="Appendix A.1 [L547–L555]; eq. (2) [L133]", theorems=("fednorm.thm1",),
                 params={"rhos": (0.5, 0.9), "etas": P4_ETAS}, profiles={"full": {"etas": P4_ETAS}},
                 perturb={"target": "w_tau"}, figure=FigureSpec(
                     "Local SGDA with momentum: fixed point vs η", "η^c", "distance", logx=True))
@@ -134,12 +138,14 @@ p4 = p1.variant("fednorm.p4", title="Local momentum: mismatch weights w ∝ p_i�
 
 @claim("fednorm.p9a", title="Partial-participation floor is linear in the server step",
        prediction="stationary E‖z − z*‖² ∝ γ (slope +1) with σ_L = 0, τ = 1, P < n",
-       source="fed_norm_sgda.md §8 P9; Thm 1 PP term L165", theorems=("fednorm.thm1",),
+       source="Theorem 1, partial-participation term of eq. (4) [L165]; the slope in γ is derived "
+       "here from App. B.2 [L656]", theorems=("fednorm.thm1",),
        rule=Interval("predicted", 0.1), params={"part": "a", "predicted": 1.0},
        perturb={"predicted": 2.0}, figure=FigureSpec(
            "Fed-Norm PP floor (exact, τ = 1, σ_L = 0)", "P", "stationary E‖z − z*‖²"))
 def p9a(params: Params, seed: int) -> Measurement:
-    """P9: exact PP floors; (a) slope in γ at P = 2, (b) profile in P vs Theorem 1 (L656)."""
+    """P9: exact PP floors; (a) slope in γ at P = 2, (b) profile in P vs Theorem 1 (App. B.2
+    [L656])."""
     pset = {"M": 5, "sigma_G": 2.0}
     g = make_game(pset, seed)
     gammas, Ps = 0.05 / np.array([1, 2, 4, 8]), list(range(1, g.M + 1))
@@ -166,13 +172,14 @@ def p9a(params: Params, seed: int) -> Measurement:
 p9b = p9a.variant(
     "fednorm.p9b", title="Partial-participation floor scales as (n − P)/(P(n − 1)), zero at P = n",
     prediction="floor(P)/floor(1) = (n − P)/(P(n − 1)); floor(n) = 0",
-    source="fed_norm_sgda.md §8 P9; Lemma B.2 (18)–(19)", rule=Interval("predicted", 0.05),
+    source="Theorem 1, App. B.2 [L656]; proof of Lemma B.2, eqs. (18)–(19) [L773–L827]",
+    rule=Interval("predicted", 0.05),
     params={"part": "b", "predicted": 0.0}, perturb={"predicted": 0.5})
 
 
 @claim("fednorm.p10a", title="No local-step benefit under partial participation with "
        "heterogeneity", prediction="with P < n and σ_G > 0 the error floor does not fall with τ "
-       "(slope 0 in τ)", source="fed_norm_sgda.md §8 P10; Cor 1.2 L199, Table 2",
+       "(slope 0 in τ)", source="Corollary 1.2 [L203]; Table 2 and Section 5.1 [L183–L193]",
        theorems=("fednorm.cor1.2",), rule=Interval("predicted", 0.2),
        params={"P": 2, "sigma_G": 3.0, "predicted": 0.0, "T": 1500, "R": 32},
        profiles={"full": {"T": 6000, "R": 64}}, perturb={"P": 10, "sigma_G": 0.0},
@@ -199,14 +206,15 @@ def p10a(params: Params, seed: int) -> Measurement:
 p10b = p10a.variant(
     "fednorm.p10b", title="Local steps help under full participation (control for p10a)",
     prediction="with P = n, σ_G = 0 the local-noise floor falls ∝ 1/τ (slope −1)",
-    source="fed_norm_sgda.md §8 P10; Cor 1.2", params={"P": 10, "sigma_G": 0.0, "predicted": -1.0},
+    source="Corollary 1.2 [L201]; the 1/τ slope is derived here from Theorem 1, App. B.2 [L656]",
+    params={"P": 10, "sigma_G": 0.0, "predicted": -1.0},
     perturb={"P": 2, "sigma_G": 3.0},
     figure=FigureSpec("Fed-Norm floor vs τ (P = n, σ_G = 0)", "τ", "stationary E‖∇Φ‖²", logx=True))
 
 
 @claim("fednorm.p11", title="NC-SC rate T^{-1/2} under the Cor 1.2 schedule",
        prediction="(1/T) Σ E‖∇Φ(x_t)‖² = O(T^{-1/2}(nτ)^{-1/2}): log-log slope in T at most −1/2",
-       source="fed_norm_sgda.md §8 P11; Thm 1, Cor 1.2 L199–203",
+       source="Theorem 1 [L163]; Corollary 1.2 [L199–L203] and its proof, App. B.2 [L719]",
        theorems=("fednorm.thm1", "fednorm.cor1.2"), rule=AtMost("predicted", 0.1),
        params={"predicted": -0.5, "Ts": (1000, 4000, 16000), "R": 8},
        profiles={"full": {"Ts": (1000, 4000, 16000, 64000), "R": 32}}, perturb={"predicted": -1.0},
@@ -242,11 +250,12 @@ READING = ("O(·) constants encoded as 1: a refutation means Theorem 1 hides a c
 
 
 @claim("fednorm.p20", title="Theorem 1 bound with O(·) constants 1 holds at max-step step sizes "
-       "(ours: not in the digest's §8, continues its numbering after P19)",
+       "(ours)",
        prediction="Fed-Norm-SGDA (τ_i = 1..3, P = 3 of n = 6, noisy) run with γ^s_y, γ^s_x, "
        "η^c_y, η^c_x from max-step on fednorm.thm1.corrected satisfies (1/T) Σ E‖∇Φ(x_t)‖² ≤ the "
        "encoded Theorem 1 bound (O(·) constants 1): observed/bound ≤ 1",
-       source="ours; fed_norm_sgda.md §5.1 (Thm 1, L163–L167, L656), issue #5 bound validity",
+       source="our prediction from Theorem 1 [L163–L167] and its App. B.2 bound [L656]; issue #5 "
+       "bound validity",
        theorems=("fednorm.thm1", "fednorm.thm1.corrected"), own=True,
        rule=UpperBound("bound_scale", end="lower"), params={"bound_scale": 1.0, "T": 2000, "R": 16},
        profiles={"full": {"T": 10000, "R": 32}}, perturb={"bound_scale": 1e-3},
@@ -255,7 +264,7 @@ READING = ("O(·) constants encoded as 1: a refutation means Theorem 1 hides a c
 def p20(params: Params, seed: int) -> Measurement:
     """P20 (ours): observed/bound, interval (mean ∓ 3 SE)/bound, at Theorem 1's max-step steps."""
     T, R, g = params["T"], params["R"], make_game(P20_SET, seed)
-    thm = registry.get("fednorm.thm1.corrected")  # L_Φ = (1 + κ)L_f (digest §9 item 1)
+    thm = registry.get("fednorm.thm1.corrected")  # L_Φ = (1 + κ)L_f (erratum to Lemma B.1 [L628])
     inputs = exact.thm1_inputs(g, taus(g, P20_ALG), P20_ALG["P"])
     steps, binding = exact.thm1_steps(thm, inputs)
     cfg = {**P20_ALG, **steps}

@@ -1,10 +1,11 @@
-"""Exact analysis of Local SGDA and Fed-Norm-SGDA on quadratic games (fed_norm_sgda.md §8).
+"""Exact analysis of Local SGDA and Fed-Norm-SGDA on quadratic games, for the claims
+``fednorm.p*`` (verify/claims/fednorm.py).
 
 * :func:`fixed_point_path` — the exact fixed point of the deterministic round (all n clients, no
   noise) for a sequence of client steps η^c (P1, P2, P4);
 * :func:`pp_floor` — the exact stationary E‖z − z*‖² of Fed-Norm-SGDA under uniform sampling of
   P clients without replacement, from the exact second moment over all C(n, P) client sets (P9);
-* :func:`thm1_inputs` — Theorem 1's scalar summaries of an instance (L167), and
+* :func:`thm1_inputs` — Theorem 1's scalar summaries of an instance (Theorem 1 [L167]), and
   :func:`thm1_steps` the step sizes ``engine.max_step`` allows (P20);
 * :func:`pp_profile` and :func:`cor12_steps` read Theorem 1's partial-participation term and
   Corollary 1.2's schedule from the encoded theorems (P9, P11).
@@ -47,7 +48,7 @@ def fixed_point_path(g: MinMaxGame, algorithm: Algorithm, etas: Iterable[float],
 
 def pp_floor(g: MinMaxGame, gamma: float, P: int) -> float:
     """Exact stationary E‖z − z*‖² of Fed-Norm-SGDA (τ = 1, σ_L = 0, γ^s = η^c = γ) under
-    uniform sampling of P clients without replacement (fed_norm_sgda.md (3))."""
+    uniform sampling of P clients without replacement (Section 4.2, eq. (3) [L149–L151])."""
     method = FEDNORM_SGDA.method(g, {"eta_cx": gamma, "eta_cy": gamma, "tau": 1, "P": P})
     mu, second, radius = sampled_moments(lambda Z, S: round_map(method, g.M, S)(Z), g.d, g.M, P)
     if radius >= 1:
@@ -56,8 +57,9 @@ def pp_floor(g: MinMaxGame, gamma: float, P: int) -> float:
 
 
 def pp_profile(n: int, Ps: Iterable[int]) -> np.ndarray:
-    """Theorem 1's partial-participation term (L656) as a function of P relative to P = 1:
-    (n − P)/(P(n − 1)) (Lemma B.2 (18)–(19)), read from the encoded theorem."""
+    """Theorem 1's partial-participation term (App. B.2 [L656]) as a function of P relative to
+    P = 1: (n − P)/(P(n − 1)) (proof of Lemma B.2, eqs. (18)–(19) [L773–L827]), read from the
+    encoded theorem."""
     thm = registry.get("fednorm.thm1")
     term = next(thm.expand(t.expr) for t in thm.bound if t.name == "partial participation")
     symbols = {s.name: s for s in term.free_symbols}
@@ -73,9 +75,9 @@ def delta_phi(g: MinMaxGame) -> float:
 
 
 def cor12_steps(g: MinMaxGame, tau: int, T: int, gamma_sy: float) -> dict[str, float]:
-    """Corollary 1.2's schedule (L658–L660 with p_i = 1/n, τ_i = τ, P = n) at the game's
-    constants: η^c_x = η^c_y = 1/(L_f τ √T) and γ^s_x = γ^s_y/(81κ²), here at the given γ^s_y
-    (the schedule's Θ(·) constant of γ^s_y is the caller's)."""
+    """Corollary 1.2's schedule (Theorem 1, App. B.2 [L658–L660] with p_i = 1/n, τ_i = τ, P = n)
+    at the game's constants: η^c_x = η^c_y = 1/(L_f τ √T) and γ^s_x = γ^s_y/(81κ²), here at the
+    given γ^s_y (the schedule's Θ(·) constant of γ^s_y is the caller's)."""
     k = g.constants
     sched = schedule_values(registry.get("fednorm.cor1.2"), {
         "L_f": k["L_f"], "mu": k["mu"], "n": g.M, "P": g.M, "T": T, "tau": tau,
@@ -86,9 +88,9 @@ def cor12_steps(g: MinMaxGame, tau: int, T: int, gamma_sy: float) -> dict[str, f
 
 
 def thm1_inputs(g: MinMaxGame, tau: np.ndarray, P: int) -> dict[str, Fraction]:
-    """Theorem 1's scalar summaries (L167), exact from the game and τ_i: SGDA local steps
-    (a_i ≡ 1, ‖a_i‖₁ = ‖a_i‖₂² = τ_i), Fed-Norm weights w = p, σ_G, β_G = 1, σ_L, β_L exact by
-    construction, Δ_Φ = Φ(x_0) − Φ(x*) from the closed form (w = p, so Φ̃ = Φ)."""
+    """Theorem 1's scalar summaries (Theorem 1 [L167]), exact from the game and τ_i: SGDA local
+    steps (a_i ≡ 1, ‖a_i‖₁ = ‖a_i‖₂² = τ_i), Fed-Norm weights w = p, σ_G, β_G = 1, σ_L, β_L exact
+    by construction, Δ_Φ = Φ(x_0) − Φ(x*) from the closed form (w = p, so Φ̃ = Φ)."""
     t = np.asarray(tau, dtype=float)
     w, n = g.p, g.M
     teff = float(w @ t)
