@@ -252,8 +252,8 @@ def _opt1_terms(corrected: bool) -> list[Term]:
     if corrected:
         stat = 2 * a_2 * 9 / (m * eta_x) * noise
         coef = a_2
-        src = ("derived here: proof of Theorem 1 Option I (Appendix B.2) with a_2 kept and "
-               "Lemma 5 corrected [L780, L789]",
+        src = ("derived here: statistical error of Theorem 1 (Option I) with a_2 kept and "
+               "Lemma 5 corrected (Appendix B.2) [L780, L789]",
                "derived here: ψ1 of Theorem 1 (Option I) with a_2 kept (Appendix B.2) [L790, L797]")
     else:
         stat = ((L + L_f / 10) + 4) * 9 / (m * eta_x) * noise
@@ -402,14 +402,15 @@ def _fsgda_terms(corrected: bool) -> list[Term]:
     return [Term("optimization", 2 * D_0 / (eta_x * K * T),
                  "Theorem 2, optimization error, 𝓛_0 − 𝓛_T [L221] (𝓛_* in Appendix B.1 [L647])"),
             Term("statistical (x)", 2 * eta_x / m * (L + lf) * sigma_x**2,
-                 "derived here: the per-round term of the proof of Theorem 2 telescoped "
-                 "(Appendix B.1 [L630, L636]; printed L_f/100 [L221])" if corrected
+                 "derived here: statistical error of Theorem 2, the per-round term of its "
+                 "proof telescoped (Appendix B.1 [L630, L636]; printed L_f/100 [L221])"
+                 if corrected
                  else "Theorem 2, statistical error [L221; Appendix B.1, L647]"),
             Term("statistical (y)", L_f * eta_y**2 / (5 * m * eta_x) * sigma_y**2,
                  "Theorem 2, statistical error [L221; Appendix B.1, L647]"),
             Term("local update psi_3", psi3, "Theorem 2, ψ3 [L225; Appendix B.1, L649]"),
             Term("sampling variance psi_4", psi4,
-                 "derived here: the per-round sampling term of the proof of Theorem 2 "
+                 "derived here: ψ4 of Theorem 2, the per-round sampling term of its proof "
                  "telescoped (Appendix B.1 [L637]; the printed ψ4 [L226] is half)" if corrected
                  else "Theorem 2, ψ4 [L226; Appendix B.1, L648]")]
 

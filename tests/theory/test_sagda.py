@@ -21,6 +21,7 @@ from typer.testing import CliRunner
 from fedbounds import engine, findings, registry
 from fedbounds.app.cli import app
 from fedbounds.complexity import derive
+from fedbounds.theorems.sagda import LEMMA_RHS
 
 IDS = ["sagda.thm1.opt1", "sagda.thm1.opt2", "sagda.cor1", "sagda.thm2", "sagda.cor2",
        "sagda.cor3"]
@@ -436,3 +437,69 @@ def test_ratio_infimum_matches_symbolic_value() -> None:
 def test_empty_when_partial_participation_for_corrected_option2() -> None:
     fs = [f for f in findings.findings(thm("sagda.thm1.opt2.corrected")) if f.kind == "empty"]
     assert any(f.value == "m < M" for f in fs)
+
+
+# -- citations point at the part of the statement they name -------------------------------------
+TERM_CITES = {"optimization": "optimization error", "statistical": "statistical error",
+              "local update psi_1": "ψ1", "local update psi_2": "ψ2", "local update psi_3": "ψ3",
+              "sampling variance psi_4": "ψ4"}
+
+
+@pytest.mark.parametrize("i", ALL)
+def test_conditions_and_terms_cite_their_own_equation(i) -> None:
+    """A condition named '(n) …' restates appendix eq. (n) and cites it (Theorem 2: eqs. (7)–(9),
+    Appendix B.1; Option I: (10)–(13), Appendix B.2; Option II: (14)–(16), Appendix B.3); each
+    bound term cites the error the theorem names it by (Theorem 1 [L154, L158, L168, L172],
+    Theorem 2 [L221–L226])."""
+    t = thm(i)
+    numbered = [c for c in t.conditions if c.name.startswith("(")]
+    assert numbered, i
+    for c in numbered:
+        assert f"eq. {c.name.split()[0]}" in c.source, (i, c.name, c.source)
+    for term in t.bound:
+        assert TERM_CITES[term.name.split(" (")[0]] in term.source, (i, term.name, term.source)
+
+
+# -- regimes of the corollaries: T_ε meets the corollary's lower bound on T ----------------------
+@pytest.mark.parametrize("i, rounds_needed, rounds_min", [
+    # rate 1/√(mKT) = ε² ⇒ T_ε = 1/(mKε⁴); T = Ω(mK) (Corollary 1 [L180], Corollary 2 [L236])
+    ("sagda.cor1", lambda m, K, e: 1 / (m * K * e**4), lambda m, K: m * K),
+    ("sagda.cor1.corrected", lambda m, K, e: 1 / (m * K * e**4), lambda m, K: m * K),
+    ("sagda.cor2", lambda m, K, e: 1 / (m * K * e**4), lambda m, K: m * K),
+    ("sagda.cor2.corrected", lambda m, K, e: 1 / (m * K * e**4), lambda m, K: m * K),
+    # rate 1/√(mT) = ε² ⇒ T_ε = 1/(mε⁴) (Corollary 3 [L244]); eq. (8) needs η_xK = O(1), i.e.
+    # T ≳ m under the schedule η_x = √m/(√T K) (derived here)
+    ("sagda.cor3", lambda m, K, e: 1 / (m * e**4), lambda m, K: m),
+    ("sagda.cor3.corrected", lambda m, K, e: 1 / (m * e**4), lambda m, K: m),
+])
+def test_corollary_regime_is_t_eps_above_the_minimum_rounds(i, rounds_needed, rounds_min) -> None:
+    t = thm(i)
+    m, K, eps = (t.notation.spec(n).symbol for n in ("m", "K", "epsilon"))
+    rel = t.regime[-1]
+    grid = [(F(a), F(b), F(c)) for a in (1, 2, 4) for b in (1, 2, 8)
+            for c in (F(1, 10), F(1, 4), F(2, 5), F(3, 5), F(9, 10))]
+    for mv, Kv, ev in grid:
+        expected = rounds_needed(mv, Kv, ev) >= rounds_min(mv, Kv)
+        assert bool(rel.subs({m: mv, K: Kv, eps: ev})) == expected, (i, mv, Kv, ev)
+
+
+# -- lemma right-hand sides (used by claim sagda.p4) ---------------------------------------------
+def test_lemma_right_hand_sides_at_a_hand_point() -> None:
+    """Worked by hand. Lemma 4 (proof, Appendix B.1 [L603]) at K = 2, η_{x,l} = 1/10,
+    η_{y,l} = 1/5, ‖∇_x f_i‖² = 3, ‖∇_y f_i‖² = 1/2, σ_x = 3, σ_y = 2:
+    20·4·(1/100)·3 + 20·4·(1/25)·(1/2) + 5·2·(1/100)·9 + 5·2·(1/25)·4 = 2.4 + 1.6 + 0.9 + 1.6.
+    Client sampling (proof of Theorem 2 [L640]) at ‖∇_x f‖² = 3, m = 2, M = 5, σ_{x,G} = 2:
+    2·3 + 2(3/5)·4/2 = 8.4. Lemma 1 [L526–L536] at E‖ē_x‖² = 1/4, E‖u_x‖² = 1/2, σ_x = 3,
+    m = 2, K = 3: 1 + 2 + 2·9/6 = 6."""
+    point = {"K": F(2), "eta_xl": F(1, 10), "eta_yl": F(1, 5), "g_xi2": F(3), "g_yi2": F(1, 2),
+             "sigma_x": F(3), "sigma_y": F(2)}
+    expected = {"Lemma 4 drift": (point, F(65, 10)),
+                "sampling": ({"g_x2": F(3), "m": F(2), "M": F(5), "sigma_xG": F(2)}, F(84, 10)),
+                "Lemma 1": ({"e_bar2": F(1, 4), "u_x2": F(1, 2), "sigma_x": F(3), "m": F(2),
+                             "K": F(3)}, F(6))}
+    assert set(LEMMA_RHS) == set(expected)
+    for name, (values, value) in expected.items():
+        expr = LEMMA_RHS[name].expr
+        subs = {s: sp.Rational(values[s.name].numerator, values[s.name].denominator)
+                for s in expr.free_symbols}
+        assert expr.subs(subs) == sp.Rational(value.numerator, value.denominator), name
