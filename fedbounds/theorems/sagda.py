@@ -41,8 +41,9 @@ PAPER = {
     "venue": "NeurIPS 2022",
     "arxiv": "2210.00611",
     "url": "https://arxiv.org/abs/2210.00611",
-    "text": "arXiv 2210.00611, HTML rendering as plain text (the NeurIPS 2022 version with its "
-            "paper checklist and Appendices A–B; 908 lines)",
+    "text": "the arXiv 2210.00611 HTML rendering as plain text (908 lines: the NeurIPS 2022 "
+            "version with its paper checklist and Appendices A–B; the arXiv version number is "
+            "not printed in it)",
 }
 
 R = sp.Rational
