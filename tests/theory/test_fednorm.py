@@ -1,8 +1,9 @@
 """Fed-Norm-SGDA theorems (fedbounds/theorems/fednorm.py) against hand computations.
 
-Reference values are computed by hand from the paper's text (Sharma, Panda, Joshi, "Federated
-Minimax Optimization with Client Heterogeneity", TMLR; line numbers Lnnn in comments, numbered as
-in fedbounds/theorems/fednorm.py), never copied from the code under test.
+Reference values are computed by hand from the paper (Sharma, Panda, Joshi, "Federated Minimax
+Optimization with Client Heterogeneity", TMLR, arXiv:2302.04249), never copied from the code under
+test. Comments cite the paper's numbering (Theorem 1, Lemma B.3, eq. (4) …); a bare Lnnn is a line
+of the text named in PAPER["text"] of fedbounds/theorems/fednorm.py.
 """
 
 from __future__ import annotations
@@ -11,13 +12,14 @@ import json
 from fractions import Fraction as Fr
 
 import pytest
+import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from fedbounds import engine, registry
 from fedbounds.app.cli import app
-from fedbounds.complexity import derive
+from fedbounds.complexity import accuracy_target, apply_schedule, derive
 
 IDS = ["fednorm.thm1", "fednorm.thm1.corrected", "fednorm.cor1.1", "fednorm.cor1.1.corrected",
        "fednorm.cor1.2", "fednorm.cor1.2.corrected", "fednorm.rem3", "fednorm.rem3.corrected",
@@ -71,8 +73,20 @@ THM1_B = [(2, 4, True), (4, 2, True), (1.92e-4, 1, True), (2.56e-4, 1, True), (1
           (0.016, 1, True),          # 8·3·1e-3·2·(1/3)
           (0.01, 1 / (16 * 18**0.5), True), (0.001, 1 / 384, True)]
 
+THM1_G = [  # point A with β_G = 2: the β_G² factors of Lemmas B.3 and B.5 (x4), β_G of B.5 (x2)
+    (2, 4, True), (4, 2, True),
+    (0.768, 1, True),            # 64·3·1e-3·2·1·4·(4/2)·(1/4)                      (Lemma B.3)
+    (1.024, 1, False),           # 8·3·1e-3·2·(1/2)·2·(2/3)·max{8·4, 1}             (Lemma B.3)
+    (0.012, 1, True), (0.01, 1 / 16, True),
+    (1.6, 1 / 64, False),        # 3·0.1·2·1·4·2·max{1/4, (2/3)(1/2)}               (Lemma B.5)
+    (0.001, 0.1 / 324, False), (1.6, 1, False),
+    (0.02, 1 / (16 * 18**0.5), False),  # η_y L β_G = 0.01·2                         (Lemma B.5)
+    (0.002, 1 / 384, True),      # η_x L β_G = 0.001·2                              (Lemma B.5)
+]
 
-@pytest.mark.parametrize("point,expected", [(T1A, THM1_A), (T1B, THM1_B)])
+
+@pytest.mark.parametrize("point,expected", [(T1A, THM1_A), (T1B, THM1_B),
+                                            ({**T1A, "beta_G": 2}, THM1_G)])
 def test_thm1_conditions(point: dict, expected: list) -> None:
     got = by_source("fednorm.thm1", point)
     assert len(got) == len(expected)
@@ -146,7 +160,6 @@ def test_cor12_conditions_and_bound() -> None:
 
 def test_cor12_schedule_reproduces_L715() -> None:
     """With the L658 schedule, the FCP bound is κ²(Δ√(LX) + √(L/X)σ_L²)/√(nτT) + O(1/T) (L715)."""
-    from fedbounds.complexity import apply_schedule
     thm = registry.get("fednorm.cor1.2")
     v = {"n": 8, "P": 8, "tau": 4, "L_f": 1, "mu": 1, "beta_L": 0, "beta_G": 1, "Delta_Phi": 1,
          "sigma_L": 1, "sigma_G": 0, "T": 10**6}
@@ -257,6 +270,83 @@ def test_max_step_property(n: int, frac: Fr, tau: int, kinv: int, bl: int) -> No
     v = Fr(r.value)
     assert engine.check(thm, vals({**base, "gamma_sy": v}))[0]
     assert not engine.check(thm, vals({**base, "gamma_sy": v * Fr(1000001, 10**6)}))[0]
+
+
+# -- the reference points of the golden file have P = n: what (n−P)/(n−1) multiplies is checked here
+def at(thm, expr, point: dict):
+    """``expr`` of ``thm`` (derived quantities expanded) at the exact values ``point`` (by name)."""
+    e = sp.sympify(thm.expand(expr))
+    missing = {s.name for s in e.free_symbols} - set(point)
+    assert not missing, missing
+    return e.xreplace({s: sp.Rational(str(point[s.name])) for s in e.free_symbols})
+
+
+# κ = 2, (n−P)/(n−1) = 2/3, ε = 1/2
+CL1 = dict(L_f=1, mu=Fr(1, 2), n=4, P=2, E_w=2, epsilon=Fr(1, 2), sigma_G=2, Delta_Phi=5, A_w=2,
+           sigma_L=1, B_w=3, beta_L=1, tau_eff=3, C_w=3, D=9, tau_bar=2)
+
+
+@pytest.mark.parametrize("tid", ["fednorm.thm1", "fednorm.thm1.corrected", "fednorm.rem3"])
+def test_thm1_claimed_rounds_solve_rate_4_term_by_term(tid: str) -> None:
+    """Each term of eq. (4) [L165] ≤ ε², solved for T:
+    partial participation κ⁴σ_G²(n−P)/(n−1)E_w/(Pε⁴) = 16·4·(2/3)·2·16/2 = 2048/3;
+    full synchronization κ⁴(Δ + A_wσ_L² + B_wβ_L²σ_G²)/(Pτ_effε⁴) = 16·19·16/6 = 2432/3;
+    local updates κ²(C_wσ_L² + Dσ_G²)/(τ̄²ε²) = 4·39·4/4 = 156. Samples per client: τ̄T."""
+    thm = registry.get(tid)
+    total = sp.Rational(2048, 3) + sp.Rational(2432, 3) + 156
+    assert at(thm, thm.claimed["iterations"], CL1) == total
+    assert at(thm, thm.claimed["communications"], CL1) == total
+    assert at(thm, thm.claimed["samples_per_client"], CL1) == 2 * total
+
+
+CL2 = dict(n=4, P=2, epsilon=Fr(1, 2), sigma_G=2, Delta_bar_Phi=3, E_w=2, F_w=1, C_w=1, sigma_L=1,
+           D=4, G_x=1, tau_bar=2, A_w=2, tau_eff=2)
+
+
+@pytest.mark.parametrize("tid", ["fednorm.thm2", "fednorm.thm2.corrected"])
+def test_thm2_claimed_rounds_solve_rate_6_term_by_term(tid: str) -> None:
+    """Each term of eq. (6) [L235] ≤ ε², solved for T ((n−P)/(n−1) = 2/3, ε = 1/2):
+    (σ_G²(n−P)/(n−1)Δ̄E_w√(1+F_w)/(PT))^{1/4}: T = 4·(2/3)·3·2·√2·256/2 = 2048√2;
+    (C_wσ_L² + D(G_x² + σ_G²))/(τ̄²T^{3/4}): T = (21/(4·(1/4)))^{4/3} = 21^{4/3};
+    (Δ̄σ_L²A_w√(1+F_w)/(τ_effPT))^{1/4}: T = 3·2·√2·256/4 = 384√2;
+    Δ̄(1+F_w)/T^{3/4}·(τ_effP/(A_w + τ_eff(n−P)/(n−1)E_w))^{1/4} with τ_effP/(2 + 8/3) = 6/7:
+    T = (6·4·(6/7)^{1/4})^{4/3} = 24^{4/3}(6/7)^{1/3}."""
+    thm = registry.get(tid)
+    total = (2048 * sp.sqrt(2) + sp.Integer(21)**sp.Rational(4, 3) + 384 * sp.sqrt(2)
+             + sp.Integer(24)**sp.Rational(4, 3) * sp.Rational(6, 7)**sp.Rational(1, 3))
+    for cost, factor in (("iterations", 1), ("communications", 1), ("samples_per_client", 2)):
+        assert float(at(thm, thm.claimed[cost], CL2)) == pytest.approx(factor * float(total),
+                                                                       rel=1e-12)
+
+
+def test_thm1_schedule_with_partial_participation() -> None:
+    """App. B.2 [L658–L660] at P < n: γ^s_y = √(P/(τ_eff L_f T X)), X = Δ + A_wσ_L² +
+    (B_wβ_L² + (n−P)/(n−1)E_wτ_eff)σ_G² = 5 + 2 + (3 + 4)·4 = 35, so γ^s_y = √(1/5250);
+    η^c_x = η^c_y = 1/(L_f τ̄ √T) = 1/20; γ^s_x = γ^s_y/(81κ²) = γ^s_y/324."""
+    thm = registry.get("fednorm.thm1")
+    pt = {**CL1, "T": 100}
+    got = {s.name: at(thm, apply_schedule(thm, v), pt) for s, v in thm.schedule.items()}
+    assert got["gamma_sy"] == sp.sqrt(sp.Rational(1, 5250))
+    assert got["eta_cx"] == got["eta_cy"] == sp.Rational(1, 20)
+    assert got["gamma_sx"] == got["gamma_sy"] / 324
+
+
+def test_every_theorem_is_solved_for_eps_squared() -> None:
+    """Definition 1 [L92] and Corollaries 1.2, 2.2 [L199, L257] ask for E‖∇Φ‖ ≤ ε, while every
+    bound (eqs. (4), (5), (6), Corollary 2.1) is on the squared norm: rounds solve bound ≤ ε²."""
+    for tid in IDS:
+        thm = registry.get(tid)
+        assert accuracy_target(thm) == thm.accuracy**2, tid
+
+
+def test_regime_admits_the_papers_smallest_case() -> None:
+    """Orders are compared only where the regime holds; it must admit Corollary 1.2's τ = O(1)
+    case at τ = 1 (τ̄ = τ_eff = max‖a‖₁ = 1, max w a/‖a‖₁ = 1/n, E_w = 1) with identical
+    clients (β_G = 1, σ_G = 0: Assumption 4 [L113]), κ = 1 (μ = L_f) and n = 2, P = 1, ε = 1."""
+    thm = registry.get("fednorm.cor1.2")
+    point = dict(n=2, P=1, tau=1, L_f=1, mu=1, epsilon=1, beta_G=1, beta_L=0)
+    for rel in thm.regime:
+        assert bool(at(thm, rel, point)), rel
 
 
 # -- complexity ---------------------------------------------------------------------------------------
