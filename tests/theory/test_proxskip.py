@@ -457,6 +457,50 @@ def test_svrg_corrected_differs_from_printed(tid: str) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
+# regime relations (used by the order comparisons): facts of the paper's assumptions
+# ---------------------------------------------------------------------------------------------
+def regime_holds(**values: object) -> dict[str, bool]:
+    """Each regime relation of the theorems at the point ``values`` (exact rationals)."""
+    import sympy as sp
+
+    exact = {k: sp.Rational(v.numerator, v.denominator) for k, v in fr(**values).items()}
+    thm = registry.get("proxskip.cor3.2.corrected")
+    assert all(t.regime == thm.regime for t in registry.theorems().values())
+    return {str(rel): bool(rel.xreplace({s: exact[s.name] for s in rel.free_symbols}))
+            for rel in thm.regime}
+
+
+# F(x) = μ(x − x*) with g = F is an instance of every assumption with all constants tight:
+# κ = L/μ = 1 (remark after Cor. 3.6 [L184]), ℓ = μ (Assumption 2.1 [L96]), L_g = ℓ (Section
+# 3.2 (ii) [L178]), ℓ̂ = μ (Assumption 3.7 [L192], one summand), and Assumption 2.2 [L109] with
+# ‖F(x) − F(x*)‖² = μ⟨F(x) − F(x*), x − x*⟩ = 2A⟨·⟩ at A = μ/2, B = 0, ρ = 1.
+TIGHT = dict(mu=2, kappa=1, L=2, ell=2, L_g=2, ell_hat=2, A=1, B=1, rho="1/2", M=4,
+             epsilon="1/2", V_0="1/2")
+
+
+def test_regime_admits_the_tight_instance() -> None:
+    # M = 2B/rho = 4 is Corollary 3.2's choice [L148]; eps = V_0 the trivial target
+    held = regime_holds(**TIGHT)
+    assert all(held.values()), held
+
+
+@pytest.mark.parametrize(("change", "why"), [
+    ({"kappa": "9/10"}, "κ = L/μ < 1 would need L < μ [L184]"),
+    ({"A": "9/10"}, "A < μ/2 contradicts ‖F(x) − F(x*)‖² ≥ μ⟨·⟩ in Assumption 2.2 [derived]"),
+    ({"M": "39/10"}, "M < 2B/ρ is below Corollary 3.2's M = 2B/ρ [L148]"),
+    ({"ell": "19/10"}, "ℓ < μ contradicts Assumption 2.1 [L96] (Cauchy–Schwarz)"),
+    ({"ell_hat": "19/10"}, "ℓ̂ < μ contradicts Assumption 3.7 [L192] (Jensen)"),
+    ({"L_g": "19/10"}, "L_g < μ contradicts Assumption 3.3 [L162] (Jensen, then Assumption 2.1)"),
+    ({"L": "19/10"}, "L < μ for an L-Lipschitz μ-strongly monotone F [L184]"),
+    ({"epsilon": 1}, "a target above V_0 is met at T = 0"),
+])
+def test_regime_excludes_points_just_past_each_boundary(change: dict, why: str) -> None:
+    held = regime_holds(**{**TIGHT, **change})
+    assert not all(held.values()), why
+    assert sum(not v for v in held.values()) == 1, (why, held)
+
+
+# ---------------------------------------------------------------------------------------------
 # additions for the numeric layer (not registered): schedules and the estimator lemmas
 # ---------------------------------------------------------------------------------------------
 def test_additions_are_not_registered() -> None:
