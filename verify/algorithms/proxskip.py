@@ -265,7 +265,8 @@ def svrg_method(problem: AffineVIP, gamma: float, p: float, q: float,
                 x0: Any = 0.0) -> Method[SvrgState]:
     """ProxSkip-L-SVRGDA-FL (Alg. 4, Appendix C [L472–L490]):
     g_i = F_{ij}(x_i) − F_{ij}(w_i) + f_i(w_i), w_i ← x_i w.p. q (coin ζ_t shared), h_{i,0} = 0.
-    V includes Mγ²σ_t² with M = 4/q (Cor. 3.9 [L204]) and σ_t² = Σ_i (1/m) Σ_j ‖F_ij(w_i) − F_ij(z*)‖² (erratum lemma3.8-sigma).
+    V includes Mγ²σ_t² with M = 4/q (Cor. 3.9 [L204]) and
+    σ_t² = Σ_i (1/m) Σ_j ‖F_ij(w_i) − F_ij(z*)‖² (erratum lemma3.8-sigma).
     Without finite-sum samples, m = 1 (J_i1 = J_i: g_i = f_i)."""
     JT = np.ascontiguousarray(problem.J.transpose(0, 2, 1))
     b = problem.b
