@@ -17,7 +17,8 @@ INPUTS_NOTE = ("L_f = max_i ‖H_i‖₂ (joint Hessian of f_i, Assumption 1), �
                "concavity ⇒ PL, Assumption 2); σ_x, σ_y exact (additive Gaussian noise with "
                "E‖ξ_x‖² = σ_x², E‖ξ_y‖² = σ_y², Assumption 3); σ_{x,G}² = (1/M)Σ‖b_i − b̄‖², "
                "σ_{y,G}² = (1/M)Σ‖c_i − c̄‖² — the exact (1/M)Σ_i‖∇_x f_i − ∇_x f‖² since the "
-               "Hessians are identical (Assumption 4 read as the client average, as in the proof of Lemma 4 [L604]); "
+               "Hessians are identical (Assumption 4 read as the client average, as in the "
+               "proof of Lemma 4 [L604]); "
                "D_0 = 𝓛_0 − 𝓛_* with 𝓛 = Φ − f/10 at z_0 and 𝓛_* = inf 𝓛 = (9/10)Φ(x*) "
                "(closed-form Φ), the smallest valid 𝓛_* (erratum lyapunov-star)")
 

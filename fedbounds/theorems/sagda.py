@@ -157,7 +157,8 @@ E_LEMMA5 = Erratum(
     "coefficient by (M − m)/m; a_2 = ½(L + L_f/10) + α·coefficient with α = M/m (Appendix "
     "B.2 [L782]).")
 E_LEMMA7 = Erratum(
-    "lemma7-noise", "Lemma 7, Appendix B.2 [L729–L737]", "E‖Δx_t‖² ≤ 4L_f²Ψ_t + 4L_f²Γ_t + 4‖∇_x f‖² + 9σ_x²/(mK)",
+    "lemma7-noise", "Lemma 7, Appendix B.2 [L729–L737]",
+    "E‖Δx_t‖² ≤ 4L_f²Ψ_t + 4L_f²Γ_t + 4‖∇_x f‖² + 9σ_x²/(mK)",
     "not applied: the noise of the stored control variates is O(σ_x²/m), not O(σ_x²/(mK)), and "
     "the Γ_t coefficient should be 8L_f² — no closed form for the corrected theorem",
     "Listed for completeness; the .corrected variant does not fix it (claim sagda.p10 measures "

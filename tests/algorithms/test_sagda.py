@@ -46,7 +46,8 @@ def test_parameters_are_validated():
 
 
 def test_option1_control_variates_start_at_z0_for_all_clients():
-    """Γ_0 = 0 (proof of Theorem 1, Appendix B.2 [L792]): v_i = ∇f_i(z_0) for all M clients (σ = 0)."""
+    """Γ_0 = 0 (proof of Theorem 1, Appendix B.2 [L792]): v_i = ∇f_i(z_0) for all M clients
+    (σ = 0)."""
     g = make_game({"M": 5, "sigma_G": 3.0}, 1)
     state = SAGDA_I.method(g, {"m": 2}).init(2, 0)
     assert isinstance(state, SAGDA1State) and state.V.shape == (2, 5, g.d)
@@ -55,8 +56,8 @@ def test_option1_control_variates_start_at_z0_for_all_clients():
 
 
 def test_option2_at_one_local_step_equals_fsgda():
-    """K = 1: the corrections −v_i + v̄ average to zero over S_t (claim sagda.p2, derived here), noisy, m < M,
-    heterogeneous Hessians."""
+    """K = 1: the corrections −v_i + v̄ average to zero over S_t (claim sagda.p2, derived here),
+    noisy, m < M, heterogeneous Hessians."""
     g = make_game({"M": 6, "sigma_x": 1.0, "sigma_y": 1.0, "sigma_G": 4.0, "hess_spread": 0.3}, 2)
     cfg = {"K": 1, "m": 3, "eta_xl": 0.02, "eta_yl": 0.05, "eta_xg": 2.0, "eta_yg": 2.0}
     a, b = (simulate(alg.method(g, cfg), 50, replicas=3, seed=5) for alg in (FSGDA, SAGDA_II))

@@ -1,7 +1,7 @@
-"""SAGDA claims (predictions P1–P16): registration, verdict fields and the numbers in the evidence of
-the bound-validity claims (p9d, p16), the exact identity (p2), the exact sampling floor (p9b)
-and Theorem 1-II under partial participation (p8, slow). Perturbations are covered by the
-generic contract test (tests/contract/test_claims.py)."""
+"""SAGDA claims (predictions P1–P16): registration, verdict fields and the numbers in the
+evidence of the bound-validity claims (p9d, p16), the exact identity (p2), the exact sampling
+floor (p9b) and Theorem 1-II under partial participation (p8, slow). Perturbations are
+covered by the generic contract test (tests/contract/test_claims.py)."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def test_bound_claims_evidence(verdicts):
     diff = het["printed_vs_corrected"]["terms_that_differ"]
     assert set(diff) == {"statistical (x)", "sampling variance psi_4"}
     assert diff["sampling variance psi_4"]["corrected"] == pytest.approx(
-        2 * diff["sampling variance psi_4"]["printed"])  # Theorem 2 ψ4 [L226] vs Appendix B.1 [L637] (erratum)
+        2 * diff["sampling variance psi_4"]["printed"])  # ψ4 [L226] vs Appendix B.1 [L637]
     for r in v.evidence["runs"]:
         assert r["sagda.thm2"]["conditions_hold"] and 0 < r["sagda.thm2"]["ratio"] < 1
     w = verdicts["sagda.p16"]

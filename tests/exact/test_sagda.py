@@ -26,8 +26,8 @@ from fedbounds.verify.exact.sagda import (
 
 
 def test_effective_step_identity_holds_for_all_three_algorithms():
-    """Δx = −η_{x,l}η_{x,g}K·(average direction) (Appendix B.1 update rule [L512–L513]), m < M, K = 3;
-    heterogeneous Hessians for FSGDA and Option II (Option I's control variates sit at z_0,
+    """Δx = −η_{x,l}η_{x,g}K·(average direction) (Appendix B.1 update rule [L512–L513]), m < M,
+    K = 3; heterogeneous Hessians for FSGDA and Option II (Option I's control variates sit at z_0,
     which the identity's v_i = ∇f_i(z_t) matches only for identical Hessians)."""
     cfg = {"eta_xl": 0.04, "eta_yl": 0.06, "eta_xg": 1.3, "eta_yg": 0.7, "K": 3, "m": 3}
     S = np.array([0, 1, 4])
@@ -89,8 +89,8 @@ def test_max_steps_are_admissible_and_maximal():
 
 
 def test_constants_of_phi_on_the_scalar_game():
-    """f = ½x² + xy − ½y²: Φ(x) = x² + …, ‖∇²Φ‖ = 2 ≤ L = √2 + 2 (Section 3 [L88]); the error bound of
-    Lemma 2 [L556–L560] holds at every sampled point."""
+    """f = ½x² + xy − ½y²: Φ(x) = x² + …, ‖∇²Φ‖ = 2 ≤ L = √2 + 2 (Section 3 [L88]); the error
+    bound of Lemma 2 [L556–L560] holds at every sampled point."""
     g = make_game({"dx": 1, "dy": 1, "a_ratio": 1.0}, 0)
     r = phi_constant_ratios(g, 500, 0)
     assert r["hess_phi_norm"] == pytest.approx(2.0, rel=1e-12)

@@ -389,7 +389,8 @@ def test_cor2_agrees_and_k_over_m_gives_eps_minus_two(reports) -> None:
 
 def test_cor3_table1_communication_claim_is_refuted_by_derivation(reports) -> None:
     """Corollary 3's own rate agrees; Table 1's O(ε⁻²) for FSGDA (Cor. 2, 3) does not come out
-    for K = 1 nor for K = T/m (erratum table1-cor3-communication): the derived rounds are 1/(mε⁴)."""
+    for K = 1 nor for K = T/m (erratum table1-cor3-communication): the derived rounds are
+    1/(mε⁴)."""
     rep = reports["sagda.cor3"]
     v = _verdicts(rep)
     assert v[("general", "communications")] == "agree"

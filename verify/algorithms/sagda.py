@@ -121,10 +121,10 @@ def steps_for(gamma_x: float, gamma_y: float, eta_g: float, K: int) -> dict[str,
 def local_phase(g: MinMaxGame, zt: np.ndarray, eta: float, K: int, replicas: int,
                 rng: np.random.Generator) -> tuple[list[np.ndarray], list[np.ndarray],
                                                    list[np.ndarray]]:
-    """K noisy local steps of every client from z_t with η_{x,l} = η_{y,l} = η (FSGDA, Algorithm 2,
-    lines 7–8 [L192–L194]), ``replicas`` independent noise draws: the iterates z^j_{t,i} (j = 0..K, each
-    (R, M, d)), the stochastic gradients (K of them) and the noise-free gradients along the
-    noise-free trajectory (K of them, (M, d))."""
+    """K noisy local steps of every client from z_t with η_{x,l} = η_{y,l} = η (FSGDA,
+    Algorithm 2, lines 7–8 [L192–L194]), ``replicas`` independent noise draws: the iterates
+    z^j_{t,i} (j = 0..K, each (R, M, d)), the stochastic gradients (K of them) and the
+    noise-free gradients along the noise-free trajectory (K of them, (M, d))."""
     s = signed(g, eta, eta)
     z = np.broadcast_to(zt, (replicas, g.M, g.d)).copy()
     zbar = np.broadcast_to(zt, (g.M, g.d)).copy()

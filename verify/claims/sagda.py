@@ -55,7 +55,8 @@ def _floor(alg: Algorithm, g: Any, config: dict[str, Any], T: int, R: int, seed:
 @claim("sagda.p1", title="Effective-rate identity η_x = η_{x,l}η_{x,g} (no K)",
        prediction="one round moves x by −η_{x,l}η_{x,g}K × (average local direction), y by "
                   "+η_{y,l}η_{y,g}K × (average), for FSGDA and both SAGDA options (machine "
-                  "precision)", source="remark after Theorem 1 [L174]; Appendix B.1 update rule [L512–L513]",
+                  "precision)",
+       source="remark after Theorem 1 [L174]; Appendix B.1 update rule [L512–L513]",
        rule=Interval("predicted", 1e-10), params={"predicted": 0.0}, perturb={"predicted": 1.0},
        figure=FigureSpec("Effective-step identity: max relative error per algorithm",
                          "option (0 = FSGDA)", "max |Δz − (∓η_lη_gK·avg direction)|",
@@ -79,7 +80,8 @@ def p1(params: Mapping[str, Any], seed: int) -> Measurement:
 
 @claim("sagda.p2", title="SAGDA Option II at K = 1 equals FSGDA",
        prediction="identical iterates under shared random streams (the control variates cancel)",
-       source="derived here: Algorithm 1 Option II and Algorithm 2 at K = 1 (update rules of Appendices B.1 and B.3 [L517–L518, L803–L804])", rule=Interval("predicted", 1e-12),
+       source="derived here: Algorithm 1 Option II and Algorithm 2 at K = 1 (update rules of "
+              "Appendices B.1 and B.3 [L517–L518, L803–L804])", rule=Interval("predicted", 1e-12),
        params={"predicted": 0.0, "T": 300, "R": 8}, profiles={"full": {"T": 3000, "R": 32}},
        perturb={"predicted": -1.0},
        figure=FigureSpec("SAGDA-II vs FSGDA at K = 1: |Δ‖∇Φ‖²| per round", "round",

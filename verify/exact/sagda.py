@@ -193,7 +193,8 @@ def _ratio_expr(theorem_id: str) -> sp.Expr:
 
 def two_time_scale_ratio(theorem_id: str, L_f: float, mu: float) -> float:
     """The lower bound on η_y/η_x that the theorem's conditions force (20L_f²/μ²; Theorem 1
-    eqs. (13), (16), Theorem 2 eq. (9) [L150, L164, L217]), derived from the encoded conditions by :func:`fedbounds.findings.ratio_bound`."""
+    eqs. (13), (16), Theorem 2 eq. (9) [L150, L164, L217]), derived from the encoded conditions
+    by :func:`fedbounds.findings.ratio_bound`."""
     expr = _ratio_expr(theorem_id)
     return float(expr.subs({s: {"L_f": L_f, "mu": mu}[s.name] for s in expr.free_symbols}))
 
