@@ -22,9 +22,15 @@ def papers() -> dict[str, dict]:
     for mod in plugins.modules(_pkg, "theorems"):
         if not hasattr(mod, "THEOREMS"):
             continue
-        meta = dict(getattr(mod, "PAPER", {"key": mod.__name__.rsplit(".", 1)[-1]}))
-        if meta["key"] in out:
-            raise plugins.PluginError(mod.__name__, f"duplicate paper key {meta['key']!r}")
+        paper = getattr(mod, "PAPER", {"key": mod.__name__.rsplit(".", 1)[-1]})
+        key = paper["key"]
+        if key in out:  # a paper's statements may span modules that share its PAPER object
+            if out[key]["paper"] is not paper:
+                raise plugins.PluginError(mod.__name__, f"duplicate paper key {key!r}")
+            out[key]["theorems"] += list(mod.THEOREMS)
+            continue
+        meta = dict(paper)
+        meta["paper"] = paper
         meta["theorems"] = list(mod.THEOREMS)
         meta["module"] = mod.__name__
         out[meta["key"]] = meta

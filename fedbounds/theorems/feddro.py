@@ -250,7 +250,7 @@ def _thm41(corrected: bool) -> Theorem:
 
 
 # -- Theorem 5.1 / F.1 and its corollaries ----------------------------------------------------
-def _T_th_conditions(source: str = "Theorem F.1, T_th [L629–L630]") -> list[Condition]:
+def T_th_conditions(source: str = "Theorem F.1, T_th [L629–L630]") -> list[Condition]:
     return [
         Condition("T >= 4(L_Phi bK + 8B_g^2)^2/(bK)",
                   sp.Ge(T, 4 * (L_Phi * b * K + 8 * B_g**2) ** 2 / (b * K)), source,
@@ -325,7 +325,7 @@ def _cor1_terms(lbar: sp.Expr, cb: sp.Expr) -> list[Term]:
     ]
 
 
-def _derived(corrected: bool) -> dict[sp.Symbol, sp.Expr]:
+def derived_quantities(corrected: bool) -> dict[sp.Symbol, sp.Expr]:
     # order matters: a later entry may use earlier ones (Theorem.expand)
     return {L_Phi: LEMMA31, Lbar: LBAR_CORRECTED if corrected else LBAR_PRINTED,
             c_beta: C_BETA_CORRECTED if corrected else C_BETA, eta: ETA_THM, beta: c_beta * eta}
@@ -351,7 +351,7 @@ _THM42 = ("If Algorithm 1 is modified so that y_k^t = ȳ^t is updated at every i
 
 
 def _thm51(corrected: bool) -> Theorem:
-    conds = _T_th_conditions()
+    conds = T_th_conditions()
     if corrected:
         conds.append(_beta_condition())
     return Theorem(
@@ -364,7 +364,7 @@ def _thm51(corrected: bool) -> Theorem:
             " Corrected: L̄_{f,g} = 10L_h² + 20B_f²L_g² + 40B_g⁴L_f² ([L980] vs Theorem F.6 "
             "[L924–L927]), "
             "β ≤ 1 added (T ≥ c_β²|b|K), c_β = 4max(B_g², B_g⁴)L_f²."),
-        notation=N, assumptions=ASSUMPTIONS, derived=_derived(corrected),
+        notation=N, assumptions=ASSUMPTIONS, derived=derived_quantities(corrected),
         conditions=conds, bound_lhs="E‖∇Φ(x̄^{a(T)})‖² = (1/T)Σ_t E‖∇Φ(x̄^t)‖² (proof of "
                                     "Theorem 5.1 [L982, L990])",
         bound=thm51_terms(Lbar, c_beta),
@@ -383,7 +383,7 @@ def _thm42(corrected: bool) -> Theorem:
                        sp.Le(I - 1, T**sp.Rational(1, 4) / (b * K) ** sp.Rational(3, 4)),
                        "Theorem 4.2, 'I ≤ O(T^{1/4})' [L194]; exact form via Corollary 1 "
                        "[L245]"),
-             *_T_th_conditions("Theorem F.1 [L629–L630] (via Theorem 5.1, Appendix E [L615])")]
+             *T_th_conditions("Theorem F.1 [L629–L630] (via Theorem 5.1, Appendix E [L615])")]
     terms = [t for t in bound_F1_terms(Lbar, c_beta)
              if t.name in ("initialization", "heterogeneity x drift", "heterogeneity")]
     return Theorem(
@@ -392,7 +392,7 @@ def _thm42(corrected: bool) -> Theorem:
               + (" (corrected L̄)" if corrected else ""),
         source="Theorem 4.2 [L192–L194]; proof: Appendix E, Theorem E.1 [L607–L615]",
         statement=_THM42,
-        notation=N, assumptions=ASSUMPTIONS[:3], derived=_derived(corrected), conditions=conds,
+        notation=N, assumptions=ASSUMPTIONS[:3], derived=derived_quantities(corrected), conditions=conds,
         bound_lhs="(1/T)Σ_t ‖∇Φ(x̄^t)‖² (Theorem F.1 with σ_h = σ_g = 0)",
         bound=terms, errata=[E_I_CONDITION, E_LBAR],
         corrected_of="feddro.thm4.2" if corrected else None, horizon=T, accuracy=epsilon,
@@ -408,14 +408,14 @@ def _cor1(corrected: bool) -> Theorem:
                        sp.Le(I - 1, T**sp.Rational(1, 4) / (b * K) ** sp.Rational(3, 4)),
                        "Corollary 1 [L245] (exact form of I ≤ O(T^{1/4}/(|b|K)^{3/4}))",
                        "⇔ |b|K(I−1)²/T ≤ 1/√(|b|KT), so 𝒞 = 1/√(|b|KT)"),
-             *_T_th_conditions("Theorem F.1 [L629–L630] (setting of Theorem 5.1)")]
+             *T_th_conditions("Theorem F.1 [L629–L630] (setting of Theorem 5.1)")]
     if corrected:
         conds.append(_beta_condition())
     return Theorem(
         id="feddro.cor1" + (".corrected" if corrected else ""), paper="feddro",
         title="FedDRO with few local updates: O(1/√(|b|KT))" + (" (corrected)" if corrected else ""),
         source="Corollary 1 [L243–L247]", statement=_COR1, notation=N, assumptions=ASSUMPTIONS,
-        derived=_derived(corrected), conditions=conds,
+        derived=derived_quantities(corrected), conditions=conds,
         bound_lhs="E‖∇Φ(x̄^{a(T)})‖²", bound=_cor1_terms(Lbar, c_beta),
         errata=[E_I_CONDITION, E_LBAR, E_BETA, E_CBETA],
         corrected_of="feddro.cor1" if corrected else None, horizon=T, accuracy=epsilon,
@@ -427,7 +427,7 @@ _PROBLEM_CONSTANTS = [L_f, L_g, L_h, B_f, B_g, sigma_h, sigma_g, Delta_h, Delta_
 
 
 def _cor2(corrected: bool) -> Theorem:
-    conds = [*_T_th_conditions("Theorem F.1 [L629–L630] (setting of Theorem 5.1)"),
+    conds = [*T_th_conditions("Theorem F.1 [L629–L630] (setting of Theorem 5.1)"),
              Condition("I >= 1", sp.Ge(I, 1, evaluate=False),
                        "Corollary 2 [L253] (I = T^{1/4}/(|b|K)^{3/4} needs T ≥ (|b|K)³)",
                        "[derived] from Corollary 3's I = T^{1/4}/(|b|K)^{3/4} [L639]")]
@@ -451,7 +451,7 @@ def _cor2(corrected: bool) -> Theorem:
             " Corrected [derived]: the O(ε^{-3/2}) counts model-sharing rounds; counting the "
             "per-iteration ȳ exchange (Definition 3.3 [L158]) gives T = O(ε^{-2}/(|b|K)) "
             "rounds."),
-        notation=N, assumptions=ASSUMPTIONS, derived=_derived(corrected), conditions=conds,
+        notation=N, assumptions=ASSUMPTIONS, derived=derived_quantities(corrected), conditions=conds,
         bound_lhs="E‖∇Φ(x̄^{a(T)})‖² (Corollary 1 bound)", bound=_cor1_terms(Lbar, c_beta),
         schedule={I: I_COR3},
         schedule_source="Corollary 2 [L253]; Corollary 3 [L637–L644]: I = T^{1/4}/(|b|K)^{3/4}",
@@ -471,144 +471,6 @@ def _cor2(corrected: bool) -> Theorem:
                "thresholds add lower-order requirements (schedule_vs_conditions)."])
 
 
-# -- Appendix F statements the numeric claims evaluate (Lemma 3.1, Theorem F.1, Lemmas F.3–F.5) --
-E_F5_MIN = Erratum(
-    "lemmaF5-min", "Lemma F.5 [L892]", "η^t ≤ {a, b}", "η^t ≤ min{a, b}, and β^{t+1} ≤ 1",
-    "The set braces miss 'min'; the cancellation (1 − β)² − 1 + c_βη ≤ 0 of the proof [L906] also "
-    "needs β^{t+1} = c_βη^t ≤ 1 (β^t ∈ (0, 1), after eq. (8) [L226]).")
-
-
-def _lem31() -> Theorem:
-    return Theorem(
-        id="feddro.lem3.1", paper="feddro", title="Φ is L_Φ-smooth (Lemma 3.1)",
-        source="Lemma 3.1 [L146–L148]",
-        statement="Under Assumption 1, Φ = h + f∘g has an L_Φ-Lipschitz gradient with "
-                  "L_Φ = L_h + B_f L_g + B_g² L_f [L148].",
-        notation=N, assumptions=ASSUMPTIONS[:1],
-        bound_lhs="sup_x ‖∇²Φ(x)‖ (the smoothness constant of Φ)",
-        bound=[Term("L_Phi", LEMMA31, "Lemma 3.1 [L148]")], algorithms=[])
-
-
-def _thmF1(corrected: bool) -> Theorem:
-    conds = _T_th_conditions()
-    if corrected:  # β = c_β√(|b|K/T) ≤ 1 written for T (erratum beta-le-1)
-        conds.append(Condition("T >= c_beta^2 bK (beta <= 1)", sp.Ge(T, c_beta**2 * b * K),
-                               "after eq. (8): β^t ∈ (0, 1) [L226]; added to Theorem F.1 "
-                               "[derived]",
-                               "⇔ β = c_β√(|b|K/T) ≤ 1"))
-    return Theorem(
-        id="feddro.thmF.1" + (".corrected" if corrected else ""), paper="feddro",
-        title="Convergence of FedDRO, exact appendix form (Theorem F.1)"
-              + (" (corrected: L̄ coefficient 20, β ≤ 1, c_β = 4max(B_g²,B_g⁴)L_f²)"
-                 if corrected else ""),
-        source="Theorem F.1 [L625–L636]; proof: Appendix F [L976–L1008]",
-        statement="Theorem 5.1 with the bound before 𝒞 is introduced: the initialization, "
-                  "variance × drift, variance, heterogeneity × drift and heterogeneity terms of "
-                  "Theorem F.1 [L634–L636]."
-                  + (" Corrected as feddro.thm5.1.corrected." if corrected else ""),
-        notation=N, assumptions=ASSUMPTIONS, derived=_derived(corrected), conditions=conds,
-        bound_lhs="E‖∇Φ(x̄^{a(T)})‖² = (1/T)Σ_t E‖∇Φ(x̄^t)‖² (proof of Theorem 5.1 "
-                  "[L982, L990])",
-        bound=bound_F1_terms(Lbar, c_beta), errata=[E_LBAR, E_BETA, E_CBETA, E_BATCH],
-        corrected_of="feddro.thmF.1" if corrected else None, horizon=T, accuracy=epsilon,
-        algorithms=["feddro"],
-        notes=["Theorem 5.1's main-text bound (feddro.thm5.1) is this bound with 𝒞 = "
-               "max{|b|K(I−1)²/T, 1/√(|b|KT)} factored out (Theorem 5.1 [L236–L239])."])
-
-
-def _lemF3() -> Theorem:
-    lf = 24 * L_h**2 + 24 * B_f**2 * L_g**2
-    return Theorem(
-        id="feddro.lemF.3", paper="feddro",
-        title="Client drift summed over a run (Lemma F.3, Term XIII of Theorem F.6's proof)",
-        source="Lemma F.3 [L723–L727]; summed as Term XIII in the proof of Theorem F.6 "
-               "[L936–L965]",
-        statement="With η ≤ 1/(3I√(24L_h² + 24B_f²L_g²)) (so 1 − η²I²(24L_h² + 24B_f²L_g²) ≥ 8/9), "
-                  "Σ_{t<T}(1/K)Σ_k E‖x_k^t − x̄^t‖² ≤ η²(I−1)²(5σ_h²/|b_h| + 5B_f²σ_g²/|b_g|)T + "
-                  "η²(I−1)²(15Δ_h² + 15B_f²Δ_g²)T (proof of Theorem F.6 [L964–L965]).",
-        notation=N, assumptions=ASSUMPTIONS[:3],
-        conditions=[Condition("eta <= 1/(3I sqrt(24L_h^2 + 24B_f^2L_g^2))",
-                              sp.Le(eta, 1 / (3 * I * sp.sqrt(lf))),
-                              "Theorem F.6 and its proof [L920, L962]")],
-        bound_lhs="Term XIII = Σ_{t<T} (1/K)Σ_k E‖x_k^t − x̄^t‖² (proof of Theorem F.6 [L964])",
-        bound=[Term("variance", eta**2 * (I - 1) ** 2 * (5 * sigma_h**2 + 5 * B_f**2 * sigma_g**2)
-                    / b * T, "proof of Theorem F.6, Term XIII [L965]"),
-               Term("heterogeneity", eta**2 * (I - 1) ** 2 * (15 * Delta_h**2
-                                                              + 15 * B_f**2 * Delta_g**2) * T,
-                    "proof of Theorem F.6, Term XIII [L965]")],
-        algorithms=["feddro"], notes=["|b_h| = |b_g| = |b|."])
-
-
-def _lemF4() -> Theorem:
-    q = eta**2 * (1 - beta) ** 2 * B_g**2 / (b * K)
-    return Theorem(
-        id="feddro.lemF.4", paper="feddro", title="Tracking error of ȳ (Lemma F.4, proof form)",
-        source="Lemma F.4 [L817–L826] (proof form [L873–L878])",
-        statement="E‖ȳ^{t+1} − (1/K)Σ_k g_k(x_k^{t+1})‖² ≤ (1−β)² E‖ȳ^t − (1/K)Σ_k g_k(x_k^t)‖² "
-                  "+ 8η²(1−β)²B_g²/(|b|K)·E‖(1/K)Σ_k E[∇Φ_k]‖² + η²(1−β)²B_g²(96L_h² + "
-                  "96B_f²L_g²)/(|b|K)·drift + 4η²(1−β)²B_g²σ_h²/(|b|K) + (2β² + 4η²(1−β)²B_g²"
-                  "B_f²)σ_g²/(|b|K) + 48η²(1−β)²B_g²(Δ_h² + B_f²Δ_g²)/(|b|K) (proof of "
-                  "Lemma F.4 [L875–L878], |b_h| = |b_g| = |b|).",
-        notation=N, assumptions=ASSUMPTIONS[:3],
-        conditions=[Condition("beta <= 1", sp.Le(beta, 1), "after eq. (8): β^t ∈ (0, 1) [L226]")],
-        bound_lhs="E‖ȳ^{t+1} − (1/K)Σ_k g_k(x_k^{t+1})‖²",
-        bound=[Term("contraction", (1 - beta) ** 2 * track, "proof of Lemma F.4 [L876]"),
-               Term("mean gradient", 8 * q * grad_mean_sq, "proof of Lemma F.4 [L876]"),
-               Term("drift", q * (96 * L_h**2 + 96 * B_f**2 * L_g**2) * drift,
-                    "proof of Lemma F.4 [L877]"),
-               Term("variance h", 4 * q * sigma_h**2, "proof of Lemma F.4 [L877]"),
-               Term("variance g", (2 * beta**2 + 4 * eta**2 * (1 - beta) ** 2 * B_g**2 * B_f**2)
-                    / (b * K) * sigma_g**2, "proof of Lemma F.4 [L878]"),
-               Term("heterogeneity", 48 * q * (Delta_h**2 + B_f**2 * Delta_g**2),
-                    "proof of Lemma F.4 [L878]")],
-        algorithms=["feddro"],
-        notes=["Indexed as in the proof (ȳ^t → ȳ^{t+1}, β^{t+1}); the printed statement "
-               "[L821–L824] shifts the indices. Step (g) of the proof [L844–L847] ignores the "
-               "averaging jump x_k^{t+1} = x̄^{t+1} (Algorithm 2, line 8)."])
-
-
-def _lemF5(corrected: bool) -> Theorem:
-    bK = b * K
-    return Theorem(
-        id="feddro.lemF.5" + (".corrected" if corrected else ""), paper="feddro",
-        title="Descent of the potential V^t (Lemma F.5)"
-              + (" (corrected: c_β = 4max(B_g², B_g⁴)L_f²)" if corrected else ""),
-        source="Lemma F.5 [L888–L898]; potential (21) [L884]",
-        statement="With V^t = EΦ(x̄^t) + E‖ȳ^t − (1/K)Σ_k g_k(x_k^t)‖² (21), β^{t+1} = c_βη^t, "
-                  "c_β = 4B_g⁴L_f² and η^t ≤ min{|b|K/(2(L_Φ|b|K + 8B_g²)), |b|K(L_h² + 2B_f²L_g² "
-                  "+ 4B_g⁴L_f²)/(B_g²(96L_h² + 96B_f²L_g²))}: V^{t+1} − V^t ≤ −(η/2)E‖∇Φ(x̄^t)‖² "
-                  "+ η(2L_h² + 4B_f²L_g² + 8B_g⁴L_f²)·drift + the σ and Δ terms [L896–L898]."
-                  + (" Corrected [derived]: c_β = 4max(B_g², B_g⁴)L_f² (Term V's coefficient in "
-                     "Lemma F.2 is 4B_g²L_f²η, erratum lemmaF2-track-coefficient)."
-                     if corrected else ""),
-        notation=N, assumptions=ASSUMPTIONS[:3],
-        derived={L_Phi: LEMMA31, c_beta: C_BETA_CORRECTED if corrected else C_BETA,
-                 beta: c_beta * eta},
-        conditions=[
-            Condition("eta <= bK/(2(L_Phi bK + 8B_g^2))",
-                      sp.Le(eta, bK / (2 * (L_Phi * bK + 8 * B_g**2))), "Lemma F.5 [L892]"),
-            Condition("eta <= bK(L_h^2+2B_f^2L_g^2+4B_g^4L_f^2)/(B_g^2(96L_h^2+96B_f^2L_g^2))",
-                      sp.Le(eta, bK * (L_h**2 + 2 * B_f**2 * L_g**2 + 4 * B_g**4 * L_f**2)
-                            / (B_g**2 * (96 * L_h**2 + 96 * B_f**2 * L_g**2))),
-                      "Lemma F.5 [L892] (the printed braces miss 'min')"),
-            Condition("beta <= 1", sp.Le(beta, 1),
-                      "after eq. (8): β^t ∈ (0, 1) [L226]; used by the proof of Lemma F.5 [L906]")],
-        bound_lhs="V^{t+1} − V^t (potential (21) [L884])",
-        bound=[Term("descent", -eta / 2 * grad_sq, "Lemma F.5 [L896]"),
-               Term("drift", eta * (2 * L_h**2 + 4 * B_f**2 * L_g**2 + 8 * B_g**4 * L_f**2)
-                    * drift, "Lemma F.5 [L896]"),
-               Term("variance", 2 * eta**2 * L_Phi / bK * sigma_h**2
-                    + 4 * eta**2 * B_g**2 / bK * sigma_h**2
-                    + 2 * eta**2 * L_Phi * B_f**2 / bK * sigma_g**2
-                    + eta**2 * (2 * c_beta**2 + 4 * B_g**2 * B_f**2) / bK * sigma_g**2,
-                    "Lemma F.5 [L897]"),
-               Term("heterogeneity", 48 * eta**2 * B_g**2 / bK * Delta_h**2
-                    + 48 * eta**2 * B_f**2 * B_g**2 / bK * Delta_g**2, "Lemma F.5 [L898]")],
-        errata=[E_F5_MIN, E_CBETA] if corrected else [E_F5_MIN],
-        corrected_of="feddro.lemF.5" if corrected else None, algorithms=["feddro"],
-        notes=["|b_h| = |b_g| = |b|; 'L_F' of the print [L896] is L_f."])
-
-
 thm41 = _thm41(False)
 thm41c = _thm41(True)
 thm42 = _thm42(False)
@@ -619,13 +481,6 @@ cor1 = _cor1(False)
 cor1c = _cor1(True)
 cor2 = _cor2(False)
 cor2c = _cor2(True)
-lem31 = _lem31()
-thmF1 = _thmF1(False)
-thmF1c = _thmF1(True)
-lemF3 = _lemF3()
-lemF4 = _lemF4()
-lemF5 = _lemF5(False)
-lemF5c = _lemF5(True)
 
-THEOREMS = [thm41, thm41c, thm42, thm42c, thm51, thm51c, cor1, cor1c, cor2, cor2c, lem31, thmF1,
-            thmF1c, lemF3, lemF4, lemF5, lemF5c]
+THEOREMS = [thm41, thm41c, thm42, thm42c, thm51, thm51c, cor1, cor1c, cor2, cor2c]
+# Appendix F statements (Lemma 3.1, Theorem F.1, Lemmas F.3–F.5): feddro_appendix.py
