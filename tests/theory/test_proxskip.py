@@ -322,6 +322,23 @@ def test_sgda_corrected_conditions(tid: str) -> None:
     assert_cond(r["gamma <= mu*eps/(4sigma_star^2)"], 0.25, 0.5, True)
 
 
+@pytest.mark.parametrize("tid", SGDA + [t + ".corrected" for t in SGDA])
+def test_sgda_schedule_is_the_largest_step_allowed(tid: str) -> None:
+    from fedbounds.complexity import schedule_values
+
+    # Cor. 3.5 [L174]: γ = min{1/(2L_g), 1/(2μ), με/(8σ_*²)}. At L_g = 10, μ = 1, ε = 1,
+    # σ_* = 1/10 the caps are 1/20, 1/2 and 1/(8/100) = 25/2 (25 corrected): γ = 1/20 = 1/(2L_g),
+    # the step Table G prescribes for ProxSkip-VIP-FL, γ = 1/(2 max ℓ_ij) with L_g = max ℓ_ij
+    # (Appendix G [L784–L786])
+    thm = registry.get(tid)
+    at = {"L_g": 10.0, "mu": 1.0, "epsilon": 1.0, "sigma_star": 0.1}
+    assert schedule_values(thm, at) == {"gamma": pytest.approx(1 / 20, rel=REL)}
+    # L_g = μ = 1, σ_* = 1: caps 1/2, 1/2 and 1/8 (1/4 corrected, erratum cor3.5-eps-factor)
+    at = {"L_g": 1.0, "mu": 1.0, "epsilon": 1.0, "sigma_star": 1.0}
+    cap = 1 / 4 if tid.endswith("corrected") else 1 / 8
+    assert schedule_values(thm, at) == {"gamma": pytest.approx(cap, rel=REL)}
+
+
 @pytest.mark.parametrize("tid", SGDA)
 def test_sgda_corrected_differs_from_printed(tid: str) -> None:
     # where: the eps-term binds (mu=1, L_g=1, eps=1/100, sigma_*=1): printed cap
