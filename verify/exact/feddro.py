@@ -25,6 +25,7 @@ from fedbounds.complexity import apply_schedule
 from fedbounds.errors import BadInput
 from fedbounds.model import Theorem
 from fedbounds.problems.feddro import CE_OFFSETS, CE_SLOPES, DRO, ScalarFamily, make
+from fedbounds.theorems import feddro_appendix
 from fedbounds.theorems.feddro import COUNTEREXAMPLE, THEOREMS
 
 # ---------------------------------------------------------------------------------------------
@@ -334,7 +335,7 @@ def smoothness_rows(instances: list[tuple[str, dict[str, float]]], n: int, seed:
 # ---------------------------------------------------------------------------------------------
 # The encoded theorems at numbers (engine over fedbounds.theorems.feddro)
 # ---------------------------------------------------------------------------------------------
-_BY_ID = {t.id: t for t in THEOREMS}
+_BY_ID = {t.id: t for t in (*THEOREMS, *feddro_appendix.THEOREMS)}
 
 
 def theorem(theorem_id: str) -> Theorem:
