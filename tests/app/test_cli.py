@@ -56,7 +56,7 @@ def test_list_json_has_every_proxskip_id() -> None:
     assert set(PROXSKIP_IDS) <= set(rows)
     for tid in PROXSKIP_IDS:
         assert rows[tid]["paper"] == "proxskip"
-        assert rows[tid]["source"].startswith("L")
+        assert re.search(r"\[L\d+", rows[tid]["source"])  # the paper's numbering, then [Lnnn]
         assert rows[tid]["corrected_of"] == (tid.removesuffix(".corrected")
                                              if tid.endswith(".corrected") else None)
     r = run("list")
@@ -90,12 +90,13 @@ def test_show_json_shape_and_errata() -> None:
     assert syms["T"]["domain"] == "integer >= 1"
     assert "tau" not in syms and [x["name"] for x in d["derived"]] == ["tau"]
     assert [(c["name"], c["source"]) for c in d["conditions"]] == [
-        ("gamma <= 1/mu", "L140"), ("gamma <= 1/(2(A+MC))", "L140"), ("M > B/rho", "L140")]
+        ("gamma <= 1/mu", "Theorem 3.1 [L140]"), ("gamma <= 1/(2(A+MC))", "Theorem 3.1 [L140]"),
+        ("M > B/rho", "Theorem 3.1 [L140]")]
     assert [t["name"] for t in d["bound"]["terms"]] == ["contraction", "neighborhood"]
     assert isinstance(d["errata"], list)
     d = run_json("show", "proxskip.cor3.6")
     assert {e["id"] for e in d["errata"]} == {"ell-kappa-L", "cor3.6-step"}
-    assert {e["source"] for e in d["errata"]} == {"L184", "L182"}
+    assert {re.search(r"\[(L\d+)", e["source"]).group(1) for e in d["errata"]} == {"L184", "L182"}
     r = run("show", "proxskip.cor3.6")
     assert "ell-kappa-L" in r.stdout and "[derived]" in flat(r.stdout)
 
@@ -111,7 +112,7 @@ def test_check_json_shape_feasible_exit_0() -> None:
         assert {"name", "lhs", "rhs", "margin", "holds", "source"} <= set(c)
         for k in ("lhs", "rhs", "margin"):
             assert isinstance(c[k], float | int) and not isinstance(c[k], bool)
-        assert c["holds"] is True and c["source"] == "L140"
+        assert c["holds"] is True and c["source"] == "Theorem 3.1 [L140]"
     by = {c["name"]: c for c in d["conditions"]}
     # L140: 1/(2(1 + 4/2)) = 1/6 -> margin 0 (equality holds); 1/mu = 1 -> margin 5/6
     assert by["gamma <= 1/(2(A+MC))"]["rhs"] == pytest.approx(1 / 6, rel=1e-12)
