@@ -1,6 +1,6 @@
 """max-step, check and bound over theorem data: ProxSkip Thm 3.1 and synthetic theorems.
 
-Thm 3.1 (L140 of shared/papers/sources/proxskip.txt): γ ≤ min{1/μ, 1/(2(A+MC))}, M > B/ρ.
+Theorem 3.1 of ProxSkip-VIP (arXiv:2306.05100) [L140]: γ ≤ min{1/μ, 1/(2(A+MC))}, M > B/ρ.
 The synthetic theorems exercise the generic search: non-monotone conditions with a feasible set
 that is not an interval, Max/Min/Piecewise, strict inequalities, integer symbols, unbounded and
 empty feasible sets.
