@@ -4,6 +4,8 @@ Each layer's modules come from :func:`fedbounds.plugins.modules` (the built-in f
 plugins' modules of that layer). A claims module's :class:`~.claim.ClaimSpec` objects, an
 algorithms module's :class:`~.algorithm.Algorithm` and :class:`~.algorithm.Counterexample`
 objects and a problems module's ``PROBLEMS`` list are collected; nothing is registered by hand.
+PEP models (``verify/pep/papers/<paper>.py``, a plugin's ``pep`` module) are discovered by
+:func:`fedbounds.verify.pep.models`; :func:`clear_caches` forgets them too.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from fedbounds.problems.base import ProblemEntry
 
 from . import algorithms as _algorithms
 from . import claims as _claims
+from . import pep
 from .algorithm import Algorithm, Counterexample
 from .claim import ClaimSpec
 
@@ -80,9 +83,16 @@ def problems() -> dict[str, ProblemEntry]:
 
 
 def clear_caches() -> None:
-    """Forget discovered claims, algorithms and problems (after changing plugins)."""
+    """Forget discovered claims, algorithms, problems and PEP models (after changing
+    plugins)."""
     for f in (claims, algorithms, counterexamples, problems):
         f.cache_clear()
+    pep.clear_caches()
+
+
+def pep_models() -> dict[str, pep.PepModel]:
+    """Theorem id → PEP model, over every paper (:func:`fedbounds.verify.pep.models`)."""
+    return pep.models()
 
 
 def lookup(table: dict, name: str, argument: str, kind: str):
