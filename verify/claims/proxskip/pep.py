@@ -1,0 +1,217 @@
+"""ProxSkip-VIP claims P20–P25: exact worst cases by performance estimation (PEPit on cvxpy,
+``fedbounds.verify.pep``) over the paper's own class, μ-quasi-strongly monotone and
+ℓ-star-cocoercive around the solution (Assumption 2.1.1 / 4.1), instead of instances.
+
+P20–P24 (one per covered theorem): the worst case of the theorem's measure, E[V_N]/V_0, over
+the whole class never exceeds the encoded bound at the same constants (statistic: the largest
+worst/theorem ratio on a grid of (γ, p), conditions holding); the figures draw the worst-case
+contraction beside the theorem's 1 − min{γμ, p²} against p at fixed γ, or against γ at fixed p
+(Theorem 4.2: p = √(γμ)). P25 answers the question of Corollary 3.6's remark [L184]: how the
+worst-case communications to ε grow with κ. Perturbation: ``rate_scale`` multiplies the
+theorem's rate (0.9: a false bound, refuted where the theorem is tight).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from fedbounds.verify import claim as rules
+from fedbounds.verify import pep
+from fedbounds.verify.claim import Check, FigureSpec, Measurement, Params, claim
+from fedbounds.verify.pep import sweeps
+
+TOL = 1e-5  # relative; above the solvers' accuracy (about 1e-7 on these SDPs)
+
+
+def _grid(theorem: str, points: Sequence[dict[str, Any]], params: Params,
+          steps: Sequence[int] = (1,)) -> tuple[list[dict[str, Any]], float, str | None]:
+    """Solve the PEP of ``theorem`` at every point and step count: rows, the largest
+    worst/theorem ratio where the theorem's conditions hold, and the first 'not solved'
+    reason (None when every SDP was certified)."""
+    rows, worst_ratio, failure = [], 0.0, None
+    for n_steps in steps:
+        for values in points:
+            r = pep.solve(theorem, values, steps=n_steps, rate_scale=params["rate_scale"],
+                          tol=params["tol"])
+            rows.append({**r.values, **r.derived, "steps": n_steps, "worst": r.worst,
+                         "theorem": r.theorem_value, "ratio": r.ratio, "verdict": r.verdict,
+                         "conditions_hold": r.conditions_hold, "solver": r.solver,
+                         "status": r.status, "residual": r.residual})
+            if r.verdict == "not solved":
+                failure = failure or f"{theorem} at {values}, {n_steps} step(s): {r.reason}"
+            elif r.conditions_hold and r.ratio is not None:
+                worst_ratio = max(worst_ratio, r.ratio)
+    return rows, worst_ratio, failure
+
+
+def _fraction(x: float) -> Fraction:
+    return Fraction(x).limit_denominator(10**9)
+
+
+def _slice(rows: list[dict[str, Any]], x: str, **fixed: float) -> dict[str, tuple]:
+    """Worst case and theorem along ``x`` for the one-step rows matching ``fixed``."""
+    chosen = sorted((r for r in rows if r["steps"] == 1 and r["worst"] is not None and
+                     all(abs(r[k] - v) <= 1e-12 * max(1.0, abs(v)) for k, v in fixed.items())),
+                    key=lambda r: r[x])
+    xs = [r[x] for r in chosen]
+    return {"worst": (xs, [r["worst"] for r in chosen]),
+            "theorem": (xs, [r["theorem"] for r in chosen])}
+
+
+def _measurement(rows: list[dict[str, Any]], ratio: float, failure: str | None,
+                 series: dict[str, tuple[list[float], list[float]]],
+                 **evidence: Any) -> Measurement:
+    solved = [r for r in rows if r["verdict"] != "not solved"]
+    tight = [r for r in solved if r["conditions_hold"] and r["ratio"] is not None and
+             r["ratio"] >= 1 - 1e-4]
+    return Measurement(ratio if solved else None, series=series, inconclusive=failure,
+                       evidence={"points": rows, "max_ratio": ratio,
+                                 "tight_points": len(tight), "solved_points": len(solved),
+                                 "max_residual": max((r["residual"] or 0.0 for r in solved),
+                                                     default=None), **evidence})
+
+
+_FIGURE_P = FigureSpec("worst-case contraction E[V_1]/V_0 against p at γ = 1/(2ℓ) (PEP) and "
+                       "the theorem's 1 − min{γμ, p²}", "communication probability p",
+                       "contraction factor", logy=False)
+_FIGURE_GAMMA = FigureSpec("worst-case contraction E[V_1]/V_0 against γ at p = 0.3 (PEP) and "
+                           "the theorem's 1 − min{γμ, p²}", "step size γ", "contraction factor",
+                           logy=False)
+
+
+@claim("proxskip.p20", title="PEP: Theorem 3.1's deterministic rate holds over the whole class "
+       "(ProxSkip-GDA, one node, convex R)",
+       prediction="max over (γ, p) of worst-case E[V_N]/V_0 ÷ (1 − min{γμ, p²})^N ≤ 1 for γ ≤ "
+       "min{1/μ, 1/ℓ} (A = ℓ/2); [derived, PEP] tight where p² ≤ γμ or γ = 1/ℓ",
+       source="Theorem 3.1 [L138–L142]", theorems=("proxskip.thm3.1",),
+       errata=("cor3.6-step",), rule=rules.UpperBound(1.0, rtol="tol"),
+       params={"mu": 1.0, "ell": 10.0, "tol": TOL, "rate_scale": 1.0,
+               "gamma_ell": (0.25, 0.5, 1.0), "ps": (0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0),
+               "nodes": (1,), "steps": (1,)},
+       profiles={"full": {"gamma_ell": (0.125, 0.25, 0.5, 0.75, 1.0), "nodes": (1, 2),
+                          "steps": (1, 2)}},
+       perturb={"rate_scale": 0.9}, figure=_FIGURE_P)
+def p20(params: Params, seed: int) -> Measurement:
+    """P20: the largest worst/theorem ratio of Theorem 3.1 [L142] over a (γ, p, n) grid."""
+    mu, ell = params["mu"], params["ell"]
+    points = [{"gamma": _fraction(c / ell), "p": _fraction(p), "mu": mu, "ell": ell, "n": n}
+              for c in params["gamma_ell"] for p in params["ps"] for n in params["nodes"]]
+    rows, ratio, failure = _grid("proxskip.thm3.1", points, params, params["steps"])
+    cut = _slice(rows, "p", gamma=0.5 / ell, n=1)
+    series = {"worst case (PEP), γ = 1/(2ℓ)": cut["worst"],
+              "theorem 1 − min{γμ, p²}, γ = 1/(2ℓ)": cut["theorem"]}
+    if 1.0 in params["gamma_ell"]:
+        cut = _slice(rows, "p", gamma=1.0 / ell, n=1)
+        series["worst case (PEP), γ = 1/ℓ"] = cut["worst"]
+        series["theorem, γ = 1/ℓ"] = cut["theorem"]
+    return _measurement(rows, ratio, failure, series, mu=mu, ell=ell)
+
+
+@claim("proxskip.p21", title="PEP: Corollary 3.6's rate (1 − min{γμ, p²})^N holds over the "
+       "whole class for γ ≤ 1/(2ℓ)",
+       prediction="worst-case E[V_N]/V_0 ≤ (1 − min{γμ, p²})^N for γ ≤ 1/(2ℓ), every p; "
+       "[derived, PEP] loose by 1 − 3γμ/2 vs 1 − γμ where p² > γμ",
+       source="Corollary 3.6 [L180–L182]", theorems=("proxskip.cor3.6",),
+       rule=rules.UpperBound(1.0, rtol="tol"),
+       params={"theorem": "proxskip.cor3.6", "mu": 1.0, "ell": 10.0, "tol": TOL,
+               "rate_scale": 1.0, "gamma_max_ell": 0.5, "gamma_points": 8, "ps": (0.1, 0.3, 1.0), "steps": (1,)},
+       profiles={"full": {"gamma_points": 16, "ps": (0.05, 0.1, 0.2, 0.3, 0.5, 1.0),
+                          "steps": (1, 2)}},
+       perturb={"rate_scale": 0.9}, figure=_FIGURE_GAMMA)
+def p21(params: Params, seed: int) -> Measurement:
+    """P21: the largest worst/theorem ratio of Corollary 3.6 [L182] over a (γ, p) grid."""
+    mu, ell, k = params["mu"], params["ell"], params["gamma_points"]
+    theorem = params["theorem"]
+    gammas = [_fraction(params["gamma_max_ell"] * (i + 1) / (k * ell)) for i in range(k)]
+    points = [{"gamma": g, "p": _fraction(p), "mu": mu, "ell": ell} for g in gammas
+              for p in params["ps"]]
+    rows, ratio, failure = _grid(theorem, points, params, params["steps"])
+    cut = _slice(rows, "gamma", p=0.3)
+    return _measurement(rows, ratio, failure, {"worst case (PEP), p = 0.3": cut["worst"],
+                                               "theorem 1 − min{γμ, p²}, p = 0.3":
+                                               cut["theorem"]}, theorem=theorem)
+
+
+p22 = p21.variant(
+    "proxskip.p22", title="PEP: corrected Corollary 3.6, the same rate for γ ≤ 1/ℓ",
+    prediction="worst-case E[V_N]/V_0 ≤ (1 − min{γμ, p²})^N for every γ ≤ 1/ℓ (Theorem 3.1 "
+    "with A = ℓ/2); [derived, PEP] tight at γ = 1/ℓ for every p",
+    source="Corollary 3.6 [L182], erratum cor3.6-step", theorems=("proxskip.cor3.6.corrected",),
+    errata=("cor3.6-step",), params={"theorem": "proxskip.cor3.6.corrected",
+                                     "gamma_max_ell": 1.0})
+
+
+@claim("proxskip.p23", title="PEP: Theorem 4.2's deterministic rate holds over the whole "
+       "class (ProxSkip-GDA-FL, n clients sharing z*)",
+       prediction="worst-case E[V_N]/V_0 ≤ (1 − γμ)^N with p = √(γμ), γ ≤ 1/(2ℓ), n ∈ {2, 3, "
+       "4}; [derived, PEP] tight: equal to 1 − γμ for every n",
+       source="Theorem 4.2 [L236–L240] (deterministic case)", theorems=("proxskip.thm4.2",),
+       rule=rules.UpperBound(1.0, rtol="tol"),
+       params={"theorem": "proxskip.thm4.2", "mu": 1.0, "ell": 10.0, "tol": TOL,
+               "rate_scale": 1.0, "gamma_points": 6, "clients": (2, 3), "steps": (1,)},
+       profiles={"full": {"gamma_points": 10, "clients": (2, 3, 4), "steps": (1, 2)}},
+       perturb={"rate_scale": 0.9},
+       figure=FigureSpec("worst-case contraction E[V_1]/V_0 of ProxSkip-GDA-FL against γ "
+                         "(p = √(γμ)) and the theorem's 1 − γμ", "step size γ",
+                         "contraction factor", logy=False))
+def p23(params: Params, seed: int) -> Measurement:
+    """P23: the largest worst/theorem ratio of Theorem 4.2 [L238] over (γ, n)."""
+    mu, ell, k = params["mu"], params["ell"], params["gamma_points"]
+    theorem = params["theorem"]
+    points = [{"gamma": _fraction(0.5 * (i + 1) / (k * ell)), "mu": mu, "ell": ell, "n": n}
+              for i in range(k) for n in params["clients"]]
+    rows, ratio, failure = _grid(theorem, points, params, params["steps"])
+    series = {}
+    for n in params["clients"]:
+        cut = _slice(rows, "gamma", n=n)
+        series[f"worst case (PEP), n = {n}"] = cut["worst"]
+    series["theorem 1 − γμ"] = cut["theorem"]
+    return _measurement(rows, ratio, failure, series, theorem=theorem)
+
+
+p24 = p23.variant(
+    "proxskip.p24", title="PEP: corrected Theorem 4.2, deterministic case (the same rate)",
+    source="Theorem 4.2 [L236–L240], erratum cor3.5-eps-factor (void at σ_* = 0)",
+    theorems=("proxskip.thm4.2.corrected",), errata=("cor3.5-eps-factor",),
+    params={"theorem": "proxskip.thm4.2.corrected"})
+
+
+@claim("proxskip.p25", title="PEP: worst-case communications of ProxSkip-GDA to ε grow like κ "
+       "over the class, not √κ", prediction="with Corollary 3.6's γ = 1/(2ℓ), p = √(γμ) and "
+       "ℓ = κL = κ²μ, p·ln(1/ε)/ln(1/ρ_PEP) has log-log slope 1 in κ (slope 1/2 only with "
+       "ℓ = κμ, minimisation)", source="Corollary 3.6 [L182] and the remark after it [L184]",
+       theorems=("proxskip.cor3.6",), errata=("ell-kappa-L",),
+       rule=rules.Interval("predicted_slope", "slope_tol"),
+       params={"kappas": (2.0, 4.0, 8.0, 16.0), "epsilon": 1e-6, "predicted_slope": 1.0,
+               "slope_tol": 0.1},
+       profiles={"full": {"kappas": (2.0, 4.0, 8.0, 16.0, 32.0, 64.0)}},
+       perturb={"predicted_slope": 0.5},
+       figure=FigureSpec("worst-case communications to ε against κ (PEP contraction factors) "
+                         "and the theorem's", "κ = L/μ", "expected communications", logx=True,
+                         logy=True))
+def p25(params: Params, seed: int) -> Measurement:
+    """P25: the log-log slope in κ of the worst-case communications to ε (Cor. 3.6 [L184])."""
+    runs = {regime: sweeps.kappa_sweep("proxskip.cor3.6", params["kappas"], params["epsilon"],
+                                       regime) for regime in sweeps.REGIMES}
+    series, failure = {}, None
+    for regime, s in runs.items():
+        series[f"worst case (PEP), {sweeps.REGIMES[regime]}"] = (
+            [r.kappa for r in s.rows], [r.pep_communications for r in s.rows])
+        series[f"theorem, {sweeps.REGIMES[regime]}"] = (
+            [r.kappa for r in s.rows], [r.theorem_communications for r in s.rows])
+        for r in s.rows:
+            if r.result.verdict == "not solved":
+                failure = failure or f"κ = {r.kappa:g} ({regime}): {r.result.reason}"
+    minmax, minimisation = runs["minmax"], runs["minimisation"]
+    valid = all(r.result.verdict == "valid" for s in runs.values() for r in s.rows)
+    return Measurement(minmax.slope("pep"), series=series, inconclusive=failure,
+                       checks=(Check("PEP contraction within the theorem's at every κ", valid),),
+                       evidence={"minmax": minmax.as_json(), "minimisation": minimisation.as_json(),
+                                 "minimisation_slope": minimisation.slope("pep"),
+                                 "answer": "κ: with ℓ = κL (the class the min-max statement "
+                                           "uses) the worst-case contraction is exactly "
+                                           "1 − p² = 1 − μ/(2ℓ) at the schedule, so "
+                                           "communications ≈ √(2ℓ/μ) ln(1/ε) = √2 κ ln(1/ε); "
+                                           "√κ needs ℓ = κμ (minimisation)"})
