@@ -19,6 +19,11 @@ from fedbounds import registry
 from fedbounds.errors import BadInput
 from fedbounds.parse import parse_assignments
 
+from .lifecycle import Terminated, signals_as_exceptions
+
+EXIT_INTERRUPTED = 130  # 128 + SIGINT
+EXIT_TERMINATED = 143  # 128 + SIGTERM
+
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help="Check published convergence theory for federated min-max and "
                        "compositional optimization: conditions, bounds, complexities, runs.")
@@ -62,18 +67,27 @@ def emit_json(obj: Any) -> None:
 
 
 def guarded(fn: Callable) -> Callable:
-    """Map :class:`BadInput` to exit 2 and unexpected errors to exit 3, with a clear message."""
+    """Map :class:`BadInput` to exit 2 and unexpected errors to exit 3, with a clear message;
+    Ctrl-C (SIGINT) prints "interrupted" and exits 130, SIGTERM prints "terminated" and exits
+    143 (128 + 15), after ``finally`` blocks stopped workers and removed temporary folders."""
 
     @wraps(fn)
     def wrapper(*args, **kwargs):
         try:
-            return fn(*args, **kwargs)
+            with signals_as_exceptions():
+                return fn(*args, **kwargs)
         except BadInput as e:
             err.print(f"[bold red]error[/]: {escape(e.argument)}: {escape(e.message)}",
                       highlight=False)
             raise typer.Exit(2) from None
         except typer.Exit:
             raise
+        except KeyboardInterrupt:
+            err.print("interrupted", highlight=False)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+        except Terminated:
+            err.print("terminated", highlight=False)
+            raise typer.Exit(EXIT_TERMINATED) from None
         except Exception as e:  # pragma: no cover - reported, not hidden
             err.print(f"[bold red]internal error[/]: {type(e).__name__}: {escape(str(e))}",
                       highlight=False)

@@ -7,12 +7,15 @@ claim cannot take a whole report down, and the report shows it.
 
 from __future__ import annotations
 
+import logging
+import os
 import time
 import traceback
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
 
 from fedbounds.errors import BadInput
+
+from .lifecycle import register_pids, unregister_pids, worker_pool
 
 BACKENDS = ("serial", "process", "dask")
 
@@ -47,17 +50,27 @@ def run_claims(ids: list[str], profile: str = "quick", seed: int = 0, backend: s
                 progress(cid)
         return out
     if backend == "process":
-        with ProcessPoolExecutor(max_workers=2) as pool:
+        with worker_pool(2) as pool:
             futures = [pool.submit(run_claim, cid, profile, seed) for cid in ids]
             return _collect(zip(ids, futures, strict=True), progress)
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:
         raise BadInput("--backend", "dask needs dask.distributed: pip install 'fedbounds[dask]'") from None
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True) as cluster, \
-            Client(cluster) as client:
-        futures = [client.submit(run_claim, cid, profile, seed, pure=False) for cid in ids]
-        return _collect(zip(ids, futures, strict=True), progress)
+    # silence_logs: a Ctrl-C must not end in pages of "task cancelled" warnings
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
+        worker_pids = list(client.run(os.getpid).values())
+        register_pids(worker_pids)  # distributed's workers watch their parent; this is a fallback
+        futures = []
+        try:
+            futures = [client.submit(run_claim, cid, profile, seed, pure=False) for cid in ids]
+            return _collect(zip(ids, futures, strict=True), progress)
+        except BaseException:
+            client.cancel(futures)
+            raise
+        finally:
+            unregister_pids(worker_pids)
 
 
 def _collect(pairs: Iterable, progress) -> list:
