@@ -1,45 +1,102 @@
 """The verification report: theory pages (statements, errata, complexity) and verification pages
 (a verdict per claim with statistic, prediction, tolerance and one SVG figure per claim).
 
-Written to ``reports/``: ``index.html``, ``<paper>.md`` and ``<paper>.html`` per paper and
-``figures/<claim>.svg``. Everything is rendered into a temporary folder first and moved into
-place at the end, so a failed run never leaves a half-written report.
+Written to ``reports/``: ``index.html``, ``<paper>.md`` and ``<paper>.html`` per paper,
+``figures/<claim>.svg`` and ``verdicts.json``. Everything is rendered into a temporary folder
+beside the output and swapped in whole at the end (:mod:`.lifecycle`), so a failed, interrupted
+or killed run leaves the previous report or the new one, never a mix, and no temporary folder.
+An existing ``--out`` is replaced only if it is empty or an earlier report.
+
+Escaping: the HTML templates (``*.html.j2``) are autoescaped, so data is always text (a
+``Σ_{t<T}`` in a statement can never become a tag); nothing is marked safe but ``tojson``.
+The Markdown template is not HTML-escaped (it must read as Markdown): code spans hold the text
+verbatim (filter ``code``: a longer backtick fence if the text has backticks), prose gets a
+backslash before what would start emphasis, a code span or raw HTML (filter ``md``), and inside
+table cells ``|`` is escaped and line breaks become spaces (``cell=True``).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import datetime as _dt
 import json
 import math
 import os
 import re
-import shutil
-import tempfile
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from importlib import metadata
 from pathlib import Path
 
 import sympy as sp
-from jinja2 import Environment, PackageLoader, select_autoescape
+from jinja2 import Environment, PackageLoader
 
 from fedbounds import registry
 from fedbounds.complexity import derive
+from fedbounds.errors import BadInput
 from fedbounds.findings import findings
 from fedbounds.pretty import fmt_order
 from fedbounds.verify import catalog
 from fedbounds.verify.claim import RunConfig
 
+from .lifecycle import replace_folder, sweep_stale, temp_folder, worker_pool
+
 VERDICT_COLOURS = {"confirmed": "#1a7f37", "refuted": "#cf222e", "inconclusive": "#9a6700",
                    "diverged": "#8250df"}
+REPORT_TITLE = "fedbounds verification report"  # the index page's title marks a report folder
 
 
 def _env() -> Environment:
     env = Environment(loader=PackageLoader("fedbounds.app", "templates"),
-                      autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
+                      autoescape=_autoescape, trim_blocks=True, lstrip_blocks=True)
     env.filters["num"] = _num
     env.filters["colour"] = lambda v: VERDICT_COLOURS.get(v, "#57606a")
+    env.filters["md"] = md_text
+    env.filters["code"] = md_code
+    env.filters["web"] = web_url
+    env.globals["report_title"] = REPORT_TITLE
     return env
+
+
+def _autoescape(template_name: str | None) -> bool:
+    """HTML-escape every template but the Markdown ones (``*.md.j2``)."""
+    return not (template_name or "").endswith((".md.j2", ".md"))
+
+
+_MD_SPECIAL = re.compile(r"[\\`*]|(?<![^\W_])_|<(?=[A-Za-z/!?])|&(?=#?\w+;)|\](?=\()")
+_MD_BLOCK_START = re.compile(r"^([ \t]*\d*)([#>+~-]|(?<=\d)[.)])", re.M)  # heading, quote, list …
+
+
+def md_text(value: object, cell: bool = False, inline: bool = False) -> str:
+    """Text for Markdown prose: a backslash before ``\\``, a backtick, ``*``, a ``_`` that
+    could open emphasis, a ``<`` that could open raw HTML, an ``&`` that could start an entity
+    and a ``](`` that would make a link; unless ``inline`` (the text sits inside a line), also
+    before what would start a heading, quote, list or fence at the start of a line. In a table
+    cell (``cell``, inline too) also before ``|``, with line breaks as spaces."""
+    text = _MD_SPECIAL.sub(lambda m: "\\" + m.group(0), str(value))
+    if cell:
+        return _cell(text)
+    if not inline:
+        text = _MD_BLOCK_START.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
+    return text
+
+
+def md_code(value: object, cell: bool = False) -> str:
+    """A Markdown code span holding ``value`` verbatim (in a table cell, ``|`` escaped)."""
+    text = str(value)
+    runs = [len(r) for r in re.findall(r"`+", text)]
+    fence = "`" * (max(runs, default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    span = f"{fence}{pad}{text}{pad}{fence}"
+    return _cell(span) if cell else span
+
+
+def _cell(text: str) -> str:
+    return re.sub(r"\s*\n\s*", " ", text).replace("|", "\\|")
+
+
+def web_url(value: object) -> str:
+    """A link target from paper metadata: http(s) only (anything else links nowhere)."""
+    url = str(value)
+    return url if re.match(r"https?://", url, re.I) else "#"
 
 
 def _num(x) -> str:
@@ -127,57 +184,120 @@ def _figure_svg(fig, path: Path) -> None:
 def write_report(out: Path, profile: str = "quick", backend: str = "serial", seed: int = 0,
                  papers: list[str] | None = None,
                  progress: Callable[[str], None] | None = None) -> dict:
-    """Run every claim, render the report into ``out`` (atomically); return a summary."""
+    """Run every claim, render the report and swap it into ``out`` whole; return a summary.
+
+    ``out`` must be missing, empty, or an earlier report (``BadInput("--out", …)`` otherwise,
+    before anything runs or is written)."""
 
     from .runner import run_claims
 
-    out = Path(out)
+    out = report_folder(out)
+    sweep_stale(out.parent, out.name)
     keys = papers or list(registry.papers())
     all_claims = catalog.claims()
     ids = [c.id for c in all_claims.values() if c.paper in keys]
     # theory pages (symbolic complexity derivations) in worker processes while claims run here
-    with ProcessPoolExecutor(max_workers=2) as pool:
+    with worker_pool(2) as pool:
         pending = {key: pool.submit(theory, key) for key in keys}
         verdicts = {v.id: v for v in run_claims(ids, profile, seed, backend, progress)}
         theories = {key: f.result() for key, f in pending.items()}
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=".report-", dir=out.parent))
-    try:
-        (tmp / "figures").mkdir()
-        env = _env()
-        pages = []
-        for key in keys:
-            th = theories[key]
-            claims = sorted((c for c in all_claims.values() if c.paper == key),
-                            key=lambda c: _natural(c.id))
-            rows = []
-            for c in claims:
-                v = verdicts[c.id]
-                fig_name = None
-                if v.figure is not None:
-                    fig_name = f"figures/{c.id}.svg"
-                    _figure_svg(v.figure, tmp / fig_name)
-                for eid in c.errata:
-                    if eid in th["errata"]:
-                        th["errata"][eid]["claims"].append(c.id)
-                rows.append({"claim": c, "v": v, "figure": fig_name,
-                             "evidence": json.dumps(v.as_json()["evidence"], indent=1)[:4000],
-                             "rerun": _rerun(v)})
-            counts = {k: sum(r["v"].verdict == k for r in rows) for k in VERDICT_COLOURS}
-            page = {"key": key, "theory": th, "rows": rows, "counts": counts,
-                    "profile": profile, "seed": seed}
-            for ext in ("md", "html"):
-                (tmp / f"{key}.{ext}").write_text(env.get_template(f"paper.{ext}.j2").render(**page))
-            pages.append(page)
-        stamp = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
-        (tmp / "index.html").write_text(env.get_template("index.html.j2").render(
-            pages=pages, profile=profile, seed=seed, stamp=stamp, backend=backend))
-        summary = {"claims": [verdicts[i].as_json() for i in ids]}
-        (tmp / "verdicts.json").write_text(json.dumps(summary, indent=1, allow_nan=False) + "\n")
-        _move_into(tmp, out)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    with temp_folder(out.parent) as tmp:
+        summary = render_pages(tmp, keys, theories, verdicts, all_claims, profile=profile,
+                               seed=seed, backend=backend)
+        report_folder(out)  # still ours to replace (nothing turned up there meanwhile)
+        replace_folder(tmp, out)
     return summary
+
+
+def render_pages(folder: Path, keys: list[str], theories: dict, verdicts: dict,
+                 all_claims: dict, profile: str, seed: int, backend: str) -> dict:
+    """Write every page, figure and ``verdicts.json`` of the report into ``folder``."""
+    (folder / "figures").mkdir()
+    env = _env()
+    pages = []
+    for key in keys:
+        th = theories[key]
+        claims = sorted((c for c in all_claims.values() if c.paper == key),
+                        key=lambda c: _natural(c.id))
+        rows = []
+        for c in claims:
+            v = verdicts[c.id]
+            fig_name = None
+            if v.figure is not None:
+                fig_name = f"figures/{c.id}.svg"
+                _figure_svg(v.figure, folder / fig_name)
+            for eid in c.errata:
+                if eid in th["errata"]:
+                    th["errata"][eid]["claims"].append(c.id)
+            rows.append({"claim": c, "v": v, "figure": fig_name,
+                         "evidence": json.dumps(v.as_json()["evidence"], indent=1)[:4000],
+                         "rerun": _rerun(v)})
+        counts = {k: sum(r["v"].verdict == k for r in rows) for k in VERDICT_COLOURS}
+        page = {"key": key, "theory": th, "rows": rows, "counts": counts,
+                "profile": profile, "seed": seed}
+        for ext in ("md", "html"):
+            _write_page(folder / f"{key}.{ext}",
+                        env.get_template(f"paper.{ext}.j2").render(**page))
+        pages.append(page)
+    _write_page(folder / "index.html", env.get_template("index.html.j2").render(
+        pages=pages, profile=profile, seed=seed, backend=backend, version=_version()))
+    ids = [c.id for c in all_claims.values() if c.paper in keys]
+    summary = {"claims": [verdicts[i].as_json() for i in ids]}
+    _write_page(folder / "verdicts.json", json.dumps(summary, indent=1, allow_nan=False) + "\n")
+    return summary
+
+
+def _write_page(path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")
+
+
+def _version() -> str:
+    """The installed fedbounds version: the index names it instead of a wall-clock time."""
+    try:
+        return metadata.version("fedbounds")
+    except metadata.PackageNotFoundError:
+        return "(not installed)"
+
+
+def report_folder(out: Path) -> Path:
+    """``out`` as an absolute path (a symlink followed), if it may receive a report: missing,
+    an empty folder, or a fedbounds report; :class:`BadInput` otherwise."""
+    out = Path(out).expanduser()
+    out = out.resolve() if out.is_symlink() else Path(os.path.abspath(out))
+    if out.exists() and not out.is_dir():
+        raise BadInput("--out", f"{out} is a file, not a folder")
+    where = next(p for p in out.parents if p.exists())  # the folder that gets a new entry
+    if not where.is_dir():
+        raise BadInput("--out", f"{where} is a file, not a folder")
+    if not os.access(where, os.W_OK | os.X_OK):
+        raise BadInput("--out", f"cannot write in {where}")
+    if not out.is_dir():
+        return out
+    entries = sorted(out.iterdir())
+    if not entries:
+        return out
+    marker = (out / "verdicts.json").is_file() or (
+        (out / "index.html").is_file()
+        and REPORT_TITLE in (out / "index.html").read_text(encoding="utf-8", errors="replace"))
+    if not marker:
+        raise BadInput("--out", f"{out} is a non-empty folder that is not a fedbounds report "
+                                "(no verdicts.json or report index.html); refusing to replace it")
+    for entry in entries:
+        if not _report_entry(entry):
+            raise BadInput("--out", f"{out} holds {entry.name!r}, which a report does not write; "
+                                    "refusing to replace it (move it away or choose another --out)")
+    return out
+
+
+def _report_entry(entry: Path) -> bool:
+    """Whether a report could have written ``entry`` (pages, verdicts.json, figures/*.svg)."""
+    if entry.is_symlink():
+        return False
+    if entry.name == "figures" and entry.is_dir():
+        return all(f.is_file() and not f.is_symlink() and f.suffix == ".svg"
+                   for f in entry.iterdir())
+    return entry.is_file() and (entry.name == "verdicts.json" or entry.suffix in (".md", ".html"))
 
 
 def _natural(claim_id: str) -> tuple:
@@ -191,12 +311,3 @@ def _rerun(v) -> str | None:
     if not v.config:
         return None
     return RunConfig(**v.config).command()
-
-
-def _move_into(tmp: Path, out: Path) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    old_figs = out / "figures"
-    if old_figs.exists():
-        shutil.rmtree(old_figs)
-    for item in tmp.iterdir():
-        os.replace(item, out / item.name)

@@ -1,0 +1,151 @@
+"""Report pages show data as text: every theorem's statement, condition relations and bound
+terms (``Σ_{t<T} …``, ``x<T and y>z``) appear whole in the HTML page's text, and no tag but the
+templates' own is ever opened. The Markdown page, rendered by a CommonMark + tables renderer
+with raw HTML allowed, shows the same texts (nothing HTML-escaped in it, no table broken by a
+``|``), and a statement can never become a tag there either.
+
+The default test replaces the symbolic complexity derivation (minutes for all papers) and the
+findings by hostile text; the slow one renders the real report of every paper.
+"""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from fedbounds import registry
+from fedbounds.app import report
+from fedbounds.verify import catalog
+from fedbounds.verify.claim import FigureSpec, Interval, Measurement, claim
+
+TEMPLATE_TAGS = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "p", "a",
+                 "code", "table", "tr", "th", "td", "small", "br", "em", "span", "img",
+                 "details", "summary", "pre", "ul", "li"}
+MARKDOWN_TAGS = {"h1", "h2", "h3", "p", "a", "code", "table", "thead", "tbody", "tr", "th", "td",
+                 "em", "strong", "img", "details", "summary", "pre", "ul", "li"}
+HOSTILE = ["x<T and y>z", "<script>alert(1)</script>", "Σ_{t<T} a*b* & c | d", "<b>bold</b>"]
+
+
+class Page(HTMLParser):
+    """Start tags and text chunks (the text between two tags, character references decoded;
+    whitespace alone is no chunk)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[str] = []
+        self.chunks: list[str] = []
+        self.pending = ""
+        self.feed(text)
+        self.close()
+        self.flush()
+
+    def flush(self) -> None:
+        if self.pending.strip():
+            self.chunks.append(self.pending)
+        self.pending = ""
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        self.flush()
+        self.tags.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        self.flush()
+
+    def handle_data(self, data: str) -> None:
+        self.pending += data
+
+
+def hostile_claim():
+    @claim("proxskip.p990", title=HOSTILE[0], prediction=HOSTILE[1], source=HOSTILE[2],
+           rule=Interval(0.5, 0.5), figure=FigureSpec(HOSTILE[3], "i", "x"))
+    def measure(params, seed):
+        x = np.random.default_rng(seed).random(4)  # no series: no figure to draw
+        return Measurement(float(x.mean()), evidence={"note": HOSTILE[0]})
+
+    return measure
+
+
+def hostile_derivation(theorem) -> SimpleNamespace:
+    row = SimpleNamespace(cost=HOSTILE[0], derived_order=None, claimed=None,
+                          verdict="disagree", detail=HOSTILE[1])
+    return SimpleNamespace(regimes=[SimpleNamespace(name=HOSTILE[2], note=HOSTILE[3],
+                                                    rows=[row])], schedule=[])
+
+
+def markdown_page(text: str) -> Page:
+    markdown_it = pytest.importorskip("markdown_it")
+    renderer = markdown_it.MarkdownIt("commonmark", {"html": True}).enable("table")
+    return Page(renderer.render(text))
+
+
+def check_pages(out: Path) -> None:
+    """Every theorem's texts in its paper's pages; only the templates' tags."""
+    for paper in registry.papers():
+        html = Page((out / f"{paper}.html").read_text(encoding="utf-8"))
+        md_source = (out / f"{paper}.md").read_text(encoding="utf-8")
+        md = markdown_page(md_source)
+        assert set(html.tags) <= TEMPLATE_TAGS, set(html.tags) - TEMPLATE_TAGS
+        assert set(md.tags) <= MARKDOWN_TAGS, set(md.tags) - MARKDOWN_TAGS
+        assert "&lt;" not in md_source and "&amp;" not in md_source
+        theorems = [t for t in registry.theorems().values() if t.paper == paper]
+        assert theorems
+        for page in (html, md):
+            for theorem in theorems:
+                assert theorem.statement in page.chunks, (paper, theorem.id)
+                for condition in theorem.conditions:
+                    assert sp.sstr(condition.rel) in page.chunks, (theorem.id, condition.name)
+                for term in theorem.bound:
+                    assert sp.sstr(term.expr) in page.chunks, (theorem.id, term.name)
+    index = Page((out / "index.html").read_text(encoding="utf-8"))
+    assert set(index.tags) <= TEMPLATE_TAGS
+
+
+def test_pages_show_data_as_text(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(report, "derive", hostile_derivation)
+    monkeypatch.setattr(report, "findings", lambda theorem: [SimpleNamespace(text=HOSTILE[3])])
+    spec = hostile_claim()
+    monkeypatch.setattr(catalog, "claims", lambda: {spec.id: spec})
+    report.write_report(tmp_path / "r")
+    check_pages(tmp_path / "r")
+    html = Page((tmp_path / "r" / "proxskip.html").read_text(encoding="utf-8"))
+    md = markdown_page((tmp_path / "r" / "proxskip.md").read_text(encoding="utf-8"))
+    for page in (html, md):
+        text = "\n".join(page.chunks)
+        for hostile in HOSTILE:
+            assert hostile in text, hostile
+    assert "script" not in html.tags + md.tags and "b" not in html.tags + md.tags
+    index = Page((tmp_path / "r" / "index.html").read_text(encoding="utf-8"))
+    assert HOSTILE[0] in "".join(index.chunks)  # the claim's title in the index table
+
+
+@pytest.mark.slow
+def test_real_report_pages_show_data_as_text(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(catalog, "claims", lambda: {})
+    report.write_report(tmp_path / "r")
+    check_pages(tmp_path / "r")
+
+
+@pytest.mark.parametrize("text", [*HOSTILE, "(_a_) and __b__", "**c** `d` e\\f", "a &amp; b",
+                                  "[link](https://x.y) 1 < 2 > 0", "|b|K ≥ 1", "# not a heading",
+                                  "> no quote", "- no list", "12. no list", "~~~ no fence"])
+def test_markdown_filters_round_trip(text: str) -> None:
+    """Prose, a table cell and a code span each render back to the very text."""
+    assert markdown_page(report.md_text(text)).chunks == [text]
+    table = f"| a |\n|---|\n| {report.md_text(text, cell=True)} |\n"
+    assert markdown_page(table).chunks[-1] == text
+    assert markdown_page(report.md_code(text)).chunks == [text]
+    table = f"| a |\n|---|\n| {report.md_code(text, cell=True)} |\n"
+    assert markdown_page(table).chunks[-1] == text
+
+
+def test_markdown_filters_keep_plain_text_plain() -> None:
+    """Only what Markdown would read as markup gets a backslash; code spans stay verbatim."""
+    assert report.md_text("t < T, x_i, a & b, [L186–L188]") == "t < T, x_i, a & b, [L186–L188]"
+    assert report.md_code("a<b & c*d") == "`a<b & c*d`"
+    assert report.web_url("javascript:alert(1)") == "#"
+    assert report.web_url("https://arxiv.org/abs/1") == "https://arxiv.org/abs/1"
