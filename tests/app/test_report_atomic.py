@@ -2,10 +2,12 @@
 the new one, byte for byte, and no temporary folder beside it; ``--out`` that is a file or a
 folder of someone else's files is refused (exit 2) without writing anything.
 
-The runs are ``fedbounds report --paper feddro`` in a subprocess whose claims are two fast
-stand-ins (seeded noise, so ``--seed 1`` and ``--seed 2`` give different statistics, figures and
-pages) and whose claim timing is pinned to 0 s, so that two runs at one seed give the same bytes.
-The driver replaces one internal function by one that SIGKILLs the process on its k-th call.
+The runs are ``fedbounds report --paper gda`` (the test plugin's paper, one small theorem, the
+only one loaded) in a subprocess whose claims are two fast stand-ins (seeded noise, so ``--seed
+1`` and ``--seed 2`` give different statistics, figures and pages) and whose claim timing is
+pinned to 0 s, so that two runs at one seed give the same bytes. The driver replaces one
+internal function by one that SIGKILLs the process on its k-th call; it loads everything once
+and runs each report in a forked child (the slow test also runs it as a fresh program).
 """
 
 from __future__ import annotations
@@ -25,29 +27,40 @@ from fedbounds.app import lifecycle
 from fedbounds.app.cli import app
 from fedbounds.app.report import write_report
 from fedbounds.errors import BadInput
+from fedbounds.verify import catalog
 
+PLUGINS = str(Path(__file__).resolve().parents[1] / "plugins")
 DRIVER = r"""
-import copy, os, signal, sys
+import copy, importlib, os, signal, sys
 
 import numpy as np
 
-from fedbounds import registry
+from fedbounds import plugins, registry
 from fedbounds.app import lifecycle, report, runner
 from fedbounds.app.cli import main
 from fedbounds.verify import catalog
 from fedbounds.verify.claim import FigureSpec, Interval, Measurement, claim
 
+# the one paper: the test plugin "gda" (one small theorem), without loading the built-in ones
+sys.path.insert(0, sys.argv.pop(1))
+every_module = plugins.modules
+plugins.modules = lambda builtin, layer: (
+    [importlib.import_module("toygda.theorems")] if layer == "theorems"
+    else every_module(builtin, layer))
+registry.clear_caches()
 
-def stand_in(claim_id):
+
+def stand_in(claim_id, drawn):
     @claim(claim_id, title="stand-in <T> & co", prediction="mean of U(0,1) < 1", source="test",
            rule=Interval(0.5, 0.5), figure=FigureSpec("noise", "i", "x"))
     def measure(params, seed):
         x = np.random.default_rng(seed).random(8)
-        return Measurement(float(x.mean()), series={"x": (list(range(8)), x.tolist())})
+        series = {"x": (list(range(8)), x.tolist())} if drawn else {}  # one figure is enough
+        return Measurement(float(x.mean()), series=series)
     return measure
 
 
-CLAIMS = {c.id: c for c in (stand_in("feddro.p901"), stand_in("feddro.p902"))}
+CLAIMS = {c.id: c for c in (stand_in("gda.p901", True), stand_in("gda.p902", False))}
 catalog.claims = lambda: CLAIMS
 run_claim = runner.run_claim
 
@@ -113,27 +126,28 @@ def prepare(point, nth):
 
 def report_cli(point, nth, out, seed):
     prepare(point, int(nth))
-    sys.argv = ["fedbounds", "report", "--paper", "feddro", "--out", out, "--seed", seed]
+    sys.argv = ["fedbounds", "report", "--paper", "gda", "--out", out, "--seed", seed]
     main()
 
 
 if sys.argv[1] != "serve":
     report_cli(*sys.argv[1:])
     sys.exit(0)
-# serve: load everything once (theorems, matplotlib, FedDRO's theory page), then run each
+# serve: load everything once (the theorem, matplotlib, the theory page), then run each
 # request in a forked child and answer with its exit code
 import matplotlib.pyplot  # noqa: E402,F401
 
 computed = report.theory
-THEORY = computed("feddro")
+THEORY = computed("gda")
 
 
 def theory_once(paper):
-    return copy.deepcopy(THEORY) if paper == "feddro" else computed(paper)
+    return copy.deepcopy(THEORY) if paper == "gda" else computed(paper)
 
 
 report.theory = theory_once
-registry.papers()
+warm_up = CLAIMS["gda.p901"].run("quick", 0).figure  # fonts and text metrics, loaded once
+report._figure_svg(warm_up, os.devnull)
 print("ready", flush=True)
 for line in sys.stdin:
     point, nth, out, seed, log = line.split()
@@ -162,8 +176,8 @@ def driver(tmp_path_factory):
     """``run(out, seed, point, nth)``: a report run in a child of one process that loaded
     everything once; returns its exit code (-9 when it killed itself)."""
     logs = tmp_path_factory.mktemp("logs")
-    server = subprocess.Popen([sys.executable, "-c", DRIVER, "serve"], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True)
+    server = subprocess.Popen([sys.executable, "-c", DRIVER, PLUGINS, "serve"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert server.stdout.readline().strip() == "ready"
     count = iter(range(10**6))
 
@@ -212,11 +226,11 @@ def baselines(driver, tmp_path_factory) -> dict[str, dict[str, bytes]]:
 
 def test_baselines_differ_and_are_reproducible(driver, baselines, tmp_path: Path) -> None:
     old, new = baselines["old"], baselines["new"]
-    assert {"index.html", "verdicts.json", "feddro.md", "feddro.html",
-            "figures/feddro.p901.svg", "figures/feddro.p902.svg"} <= set(old)
+    assert set(old) == {"index.html", "verdicts.json", "gda.md", "gda.html",
+                        "figures/gda.p901.svg"}
     assert set(old) == set(new)
-    assert all(old[name] != new[name] for name in ("verdicts.json", "feddro.md",
-                                                   "figures/feddro.p901.svg"))
+    assert all(old[name] != new[name] for name in ("verdicts.json", "gda.md", "gda.html",
+                                                   "figures/gda.p901.svg"))
     driver(tmp_path / "reports", 1)  # same code, same seed: the same bytes
     assert tree(tmp_path / "reports") == old
 
@@ -225,7 +239,7 @@ def test_baselines_differ_and_are_reproducible(driver, baselines, tmp_path: Path
 def test_fresh_process_gives_the_same_bytes(baselines, tmp_path: Path) -> None:
     """The driver run as its own program (no preloading, real theory page) writes the same
     report, and a SIGKILL between the exchange and the removal still leaves the new one."""
-    command = [sys.executable, "-c", DRIVER]
+    command = [sys.executable, "-c", DRIVER, PLUGINS]
     done = subprocess.run([*command, "none", "1", str(tmp_path / "reports"), "2"],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
@@ -270,7 +284,7 @@ def test_killed_run_leaves_old_or_new_report_whole(driver, baselines, tmp_path: 
 @pytest.mark.slow
 @pytest.mark.parametrize(("point", "nth", "expected"), [
     ("claim", 1, "old"),
-    ("figure", 2, "old"),
+    ("figure", 1, "old"),
     ("page", 4, "old"),
     ("remove-old", 1, "new"),
     ("between-renames", 1, "old"),  # the fallback without RENAME_EXCHANGE
@@ -312,10 +326,11 @@ def test_stale_temp_folders_of_dead_runs_are_swept(tmp_path: Path) -> None:
     assert not aside.exists() and (tmp_path / "reports" / "index.html").read_text() == "x"
 
 
-def test_out_that_is_a_file_is_refused(tmp_path: Path) -> None:
+def test_out_that_is_a_file_is_refused(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(catalog, "claims", lambda: {})  # refused before any claim would run
     target = tmp_path / "notes.txt"
     target.write_text("mine")
-    result = CliRunner().invoke(app, ["report", "--paper", "feddro", "--out", str(target)])
+    result = CliRunner().invoke(app, ["report", "--out", str(target)])
     assert result.exit_code == 2, result.output
     assert "--out" in result.output and "is a file" in result.output
     assert target.read_text() == "mine" and sorted(os.listdir(tmp_path)) == ["notes.txt"]
