@@ -132,3 +132,38 @@ def test_dask_workers_die_with_main(signum: int) -> None:
     main.communicate(timeout=30)
     assert main.returncode == (-signal.SIGKILL if signum == signal.SIGKILL else 130)
     assert survivors(pids, within=10) == set()
+
+
+def test_every_command_is_guarded() -> None:
+    """Ctrl-C handling lives in ``guarded``: every command's callback is its wrapper."""
+    from fedbounds.app.cli import app
+    from fedbounds.app.common import guarded
+
+    wrapper_code = guarded(lambda: None).__code__
+    assert app.registered_commands
+    for command in app.registered_commands:
+        assert command.callback.__code__ is wrapper_code, command.callback.__name__
+
+
+@pytest.mark.parametrize(("error", "code", "message"), [
+    (KeyboardInterrupt, 130, "interrupted"),
+    ("terminated", 143, "terminated"),
+])
+def test_interrupt_inside_a_command_exits_with_a_short_message(monkeypatch, error, code,
+                                                               message) -> None:
+    from typer.testing import CliRunner
+
+    from fedbounds import registry
+    from fedbounds.app import lifecycle
+    from fedbounds.app.cli import app
+
+    raised = lifecycle.Terminated if error == "terminated" else error
+
+    def interrupted():
+        raise raised()
+
+    monkeypatch.setattr(registry, "theorems", interrupted)
+    result = CliRunner().invoke(app, ["list"])
+    assert result.exit_code == code
+    assert result.output.strip() == message
+    assert "Traceback" not in result.output
