@@ -55,18 +55,18 @@ def start(*args: str) -> subprocess.Popen:
 
 
 def wait_for_workers(main: subprocess.Popen, count: int, timeout: float = 60.0) -> set[int]:
-    """The main process's descendants once at least ``count`` of them are workers (processes
-    other than the guardian, whose command line names lifecycle.py)."""
+    """The main process's descendants once the guardian runs (it is started when the first
+    workers are registered) and at least ``count`` other processes, the workers, exist."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         assert main.poll() is None, main.communicate()
         found = descendants(main.pid)
-        workers = [pid for pid in found if b"lifecycle.py" not in _cmdline(pid)]
-        if len(workers) >= count:
-            time.sleep(0.3)  # let them start their work
+        guardians = [pid for pid in found if b"lifecycle.py" in _cmdline(pid)]
+        if guardians and len(found) - len(guardians) >= count:
+            time.sleep(0.3)  # let the workers start their work (and be registered)
             return descendants(main.pid) | found
         time.sleep(0.05)
-    raise AssertionError(f"no {count} workers within {timeout} s")
+    raise AssertionError(f"no guardian and {count} workers within {timeout} s")
 
 
 def _cmdline(pid: int) -> bytes:
@@ -122,10 +122,12 @@ def test_sigkill_during_report_kills_both_pools_and_removes_nothing_else(tmp_pat
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow  # a LocalCluster takes seconds to start and to close
 @pytest.mark.skipif(importlib.util.find_spec("distributed") is None,
                     reason="dask.distributed not installed (pip install 'fedbounds[dask]')")
 @pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGINT])
 def test_dask_workers_die_with_main(signum: int) -> None:
+    """distributed's workers also watch their parent; ours are registered with the guardian."""
     main = start("verify", "proxskip", "--backend", "dask")
     pids = wait_for_workers(main, 2)
     os.kill(main.pid, signum)
