@@ -3,6 +3,11 @@
 A claim's verdict is computed from its run every time; nothing here stores verdicts. An
 exception inside a claim becomes an ``inconclusive`` verdict that names the error, so one broken
 claim cannot take a whole report down, and the report shows it.
+
+Workers die with the command (see :mod:`.lifecycle`): the process backend's workers through
+``PR_SET_PDEATHSIG`` and the guardian; dask's workers watch their parent themselves (a worker
+still starting when the parent dies exits within seconds) and, once the cluster is up, are
+registered with the guardian too. An interrupted run cancels what has not started.
 """
 
 from __future__ import annotations
