@@ -16,6 +16,19 @@ and the :class:`Verdict`. A verdict is computed from the measurement every time,
 
 A variant (``p6a``, ``p6b``) is a second spec over the same measure: ``p6a.variant("x.p6b",
 params={...})``.
+
+Two seeds, each with one meaning. The *instance seed* (``--instance-seed``) fixes the problem
+instance: games, operators, datasets and the initial points that define it (e.g. D₀). The
+*noise seed* (``--seed``) drives everything drawn while the experiment runs: stochastic
+gradients, client sampling, coins, replicas, random test points. A measure function keeps the
+signature ``measure(params, seed)`` with ``seed`` the noise seed; :func:`evaluate` adds the
+instance seed to its parameters as ``params["instance_seed"]`` (a reserved name, never a
+declared parameter, left out of the evidence's ``params``), so a measure builds its instances
+with ``make_game(pset, params["instance_seed"])`` and runs them with ``simulate(..., seed=seed)``
+(one line changes where it used one seed for both; nothing else in the 80-odd measures does).
+Both default to 0, and at 0/0 every claim draws exactly what it drew when one seed did both.
+Every :class:`Verdict` records both seeds, and :func:`evaluate` stamps the instance seed on the
+measurement's :class:`RunConfig`, whose rerun command carries ``--seed S --instance-seed I``.
 """
 
 from __future__ import annotations
@@ -31,6 +44,16 @@ from fedbounds.errors import BadInput
 VerdictKind = Literal["confirmed", "refuted", "inconclusive", "diverged"]
 PROFILES = ("quick", "full")
 Params = Mapping[str, Any]
+SEED_MAX = 2**63 - 1  # seeds are integers in [0, SEED_MAX] (roots of numpy SeedSequences)
+INSTANCE_SEED = "instance_seed"  # the reserved parameter through which a measure gets it
+
+
+def check_seed(seed: Any, argument: str = "--seed") -> int:
+    """A seed: an integer in [0, 2**63 - 1]; otherwise :class:`BadInput` naming ``argument``
+    (``--seed`` for the noise seed, ``--instance-seed`` for the instance seed)."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
+        raise BadInput(argument, f"must be an integer in [0, 2**63 - 1], got {seed!r}")
+    return seed
 
 
 # ---- what a measure function returns -----------------------------------------------------------
@@ -46,13 +69,15 @@ class RunConfig:
     set: Mapping[str, float | int] = field(default_factory=dict)
     rounds: int = 100
     seeds: int = 1
-    seed: int = 0
+    seed: int = 0  # the noise seed (--seed)
     sweeps: Mapping[str, Sequence[Any]] = field(default_factory=dict)
+    instance_seed: int = 0  # the instance seed (--instance-seed)
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"algorithm": self.algorithm, "problem": self.problem,
                                "set": dict(self.set), "rounds": self.rounds,
-                               "seeds": self.seeds, "seed": self.seed}
+                               "seeds": self.seeds, "seed": self.seed,
+                               "instance_seed": self.instance_seed}
         if self.sweeps:
             out["sweeps"] = {k: list(v) for k, v in self.sweeps.items()}
         return out
@@ -61,7 +86,8 @@ class RunConfig:
         line = f"fedbounds run {self.algorithm} --problem {self.problem}"
         if self.set:
             line += " --set " + " ".join(f"{k}={_num(v)}" for k, v in self.set.items())
-        line += f" --rounds {self.rounds} --seeds {self.seeds} --seed {self.seed}"
+        line += (f" --rounds {self.rounds} --seeds {self.seeds} --seed {self.seed}"
+                 f" --instance-seed {self.instance_seed}")
         if self.sweeps:
             line += "  # swept: " + "; ".join(f"{k} in {list(v)}" for k, v in self.sweeps.items())
         return line
@@ -331,8 +357,11 @@ class ClaimSpec:
             out[name] = _checked(self.id, name, value, out[name])
         return out
 
-    def run(self, profile: str = "quick", seed: int = 0, **overrides: Any) -> Verdict:
-        return evaluate(self, profile, seed, **overrides)
+    def run(self, profile: str = "quick", seed: int = 0, instance_seed: int = 0,
+            **overrides: Any) -> Verdict:
+        """:func:`evaluate` this claim (``seed`` the noise seed, ``instance_seed`` the
+        instance's)."""
+        return evaluate(self, profile, seed, instance_seed, **overrides)
 
 
 def _checked(claim_id: str, name: str, value: Any, default: Any) -> Any:
@@ -391,12 +420,15 @@ class Verdict:
     config: dict[str, Any] = field(default_factory=dict)  # a RunConfig: `fedbounds run` input
     seconds: float | None = None
     rule: str = ""
+    seed: int = 0  # the noise seed of the run
+    instance_seed: int = 0  # the instance seed of the run
 
     def as_json(self) -> dict[str, Any]:
         return _clean({"id": self.id, "verdict": self.verdict, "statistic": self.statistic,
                        "predicted": self.predicted, "tolerance": self.tolerance,
                        "rule": self.rule, "evidence": self.evidence, "config": self.config,
-                       "seconds": self.seconds})
+                       "seconds": self.seconds, "seed": self.seed,
+                       "instance_seed": self.instance_seed})
 
 
 def _clean(x: Any) -> Any:
@@ -431,14 +463,16 @@ def decide(rule: Rule, m: Measurement, params: Params) -> VerdictKind:
     return verdict
 
 
-def evaluate(spec: ClaimSpec, profile: str = "quick", seed: int = 0,
+def evaluate(spec: ClaimSpec, profile: str = "quick", seed: int = 0, instance_seed: int = 0,
              **overrides: Any) -> Verdict:
-    """Run a claim: validate, measure, decide, and build its figure and verdict."""
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise BadInput("--seed", f"must be a non-negative integer, got {seed!r}")
+    """Run a claim: validate, measure, decide, and build its figure and verdict. ``seed`` is
+    the noise seed, ``instance_seed`` the instance's (the measure reads it as
+    ``params["instance_seed"]``)."""
+    check_seed(seed, "--seed")
+    check_seed(instance_seed, "--instance-seed")
     params = spec.resolve_params(profile, overrides)
     start = time.perf_counter()
-    m = spec.measure(params, seed)
+    m = spec.measure({**params, INSTANCE_SEED: instance_seed}, seed)
     verdict = decide(spec.rule, m, params)
     evidence = dict(m.evidence)
     if m.diverged is not None:
@@ -462,7 +496,8 @@ def evaluate(spec: ClaimSpec, profile: str = "quick", seed: int = 0,
         predicted = m.predicted
     if m.tolerance is not None:
         tolerance = m.tolerance
+    run = replace(m.run, instance_seed=instance_seed) if m.run is not None else None
     return Verdict(spec.id, verdict, None if m.statistic is None else float(m.statistic),
                    predicted, tolerance, evidence, figure if m.series else None,
-                   m.run.as_json() if m.run is not None else {},
-                   time.perf_counter() - start, words)
+                   run.as_json() if run is not None else {},
+                   time.perf_counter() - start, words, seed, instance_seed)
