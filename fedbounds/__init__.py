@@ -23,28 +23,61 @@ The public API for encoding your own theorem and asking it questions::
 my_theorem.py:gda.thm1 …``). Names listed in ``__all__`` are stable.
 """
 
-from .complexity import derive, schedule_values
-from .engine import bound, check, max_step
-from .errors import BadInput
-from .model import (
-    NONNEGATIVE,
-    NONNEGATIVE_INTEGER,
-    OPEN_UNIT,
-    POSITIVE,
-    POSITIVE_INTEGER,
-    PROBABILITY,
-    REAL,
-    UNIT,
-    Condition,
-    Domain,
-    Erratum,
-    Notation,
-    Specialization,
-    Term,
-    Theorem,
-)
-from .registry import get as theorem
-from .registry import load_file, theorems
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load on first use
+    from .complexity import derive, schedule_values
+    from .engine import bound, check, max_step
+    from .errors import BadInput
+    from .model import (
+        NONNEGATIVE,
+        NONNEGATIVE_INTEGER,
+        OPEN_UNIT,
+        POSITIVE,
+        POSITIVE_INTEGER,
+        PROBABILITY,
+        REAL,
+        UNIT,
+        Condition,
+        Domain,
+        Erratum,
+        Notation,
+        Specialization,
+        Term,
+        Theorem,
+    )
+    from .registry import get as theorem
+    from .registry import load_file, theorems
+
+# public name -> (module, attribute): loaded on first use (PEP 562), so `import fedbounds` and
+# the command line's entry point start without sympy, and Ctrl-C while starting is answered
+_EXPORTS: dict[str, tuple[str, str]] = {
+    **{name: ("complexity", name) for name in ("derive", "schedule_values")},
+    **{name: ("engine", name) for name in ("bound", "check", "max_step")},
+    "BadInput": ("errors", "BadInput"),
+    **{name: ("model", name) for name in (
+        "NONNEGATIVE", "NONNEGATIVE_INTEGER", "OPEN_UNIT", "POSITIVE", "POSITIVE_INTEGER",
+        "PROBABILITY", "REAL", "UNIT", "Condition", "Domain", "Erratum", "Notation",
+        "Specialization", "Term", "Theorem")},
+    "theorem": ("registry", "get"),
+    "load_file": ("registry", "load_file"),
+    "theorems": ("registry", "theorems"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'fedbounds' has no attribute {name!r}")
+    module, attribute = _EXPORTS[name]
+    value = getattr(import_module(f".{module}", __name__), attribute)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})
+
 
 __version__ = "0.1.0"
 

@@ -1,3 +1,3 @@
-from fedbounds.app.cli import main
+from fedbounds.app.entry import main
 
 main()

@@ -4,7 +4,8 @@ The commands live in :mod:`.theory` (list, show, check, max-step, bound, complex
 :mod:`.numeric` (run, verify, report, counterexample); importing them registers them on the one
 Typer ``app``.
 
-Exit codes: 0 done (``check``: feasible), 1 ``check`` infeasible, 2 bad input, 3 internal error.
+Exit codes: 0 done (``check``: feasible), 1 ``check`` infeasible, 2 bad input, 3 internal error,
+130 interrupted (Ctrl-C), 143 terminated (SIGTERM).
 """
 
 from __future__ import annotations

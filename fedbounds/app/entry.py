@@ -1,0 +1,23 @@
+"""The console script's entry point: light to import, so that Ctrl-C while the command line is
+still loading its modules (sympy, numpy, the papers) prints "interrupted" and exits 130 like
+Ctrl-C inside a command (see :func:`fedbounds.app.common.guarded`), never a traceback."""
+
+from __future__ import annotations
+
+import sys
+
+EXIT_INTERRUPTED = 130  # 128 + SIGINT
+
+
+def main() -> None:
+    """Load the command line and run it."""
+    try:
+        from .cli import app
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        raise SystemExit(EXIT_INTERRUPTED) from None
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
