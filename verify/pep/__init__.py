@@ -14,17 +14,23 @@ the worst case as a small SDP and compares:
 
 Models are discovered per paper like claims: every :class:`PepModel` that a module of
 ``fedbounds.verify.pep.papers`` defines, and the ``pep`` module of each paper plugin
-(:mod:`fedbounds.plugins`), e.g. ``toygda/pep.py``.
+(:mod:`fedbounds.plugins`), e.g. ``toygda/pep.py``; a user's file with its own theorem and
+model is loaded with :func:`load_file` (``fedbounds pep --theorems FILE.py``, e.g.
+``docs/gda_pep.py``). Methods without a theorem (Local GDA and its heterogeneity bias,
+:mod:`.localgda`) are keyed by the algorithm's name: :func:`method_models`.
 """
 
 from __future__ import annotations
 
 import difflib
 import math
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
+from pathlib import Path
+from types import ModuleType
 from typing import Any, Literal
 
 from fedbounds import engine, plugins, registry
@@ -152,8 +158,8 @@ class PepResult:
 
 
 @cache
-def models() -> dict[str, PepModel]:
-    """Theorem id → its PEP model, over the built-in papers and the plugins' ``pep`` modules."""
+def _discovered() -> dict[str, PepModel]:
+    """Theorem id → PEP model over the built-in papers and the plugins' ``pep`` modules."""
     from . import papers
 
     out: dict[str, PepModel] = {}
@@ -168,20 +174,128 @@ def models() -> dict[str, PepModel]:
     return out
 
 
+#: PEP models of the user files loaded with :func:`load_file`, by resolved path.
+_FILE_MODELS: dict[str, list[PepModel]] = {}
+#: Loaded user files that define no PEP model (named when a lookup fails).
+_FILES_WITHOUT_MODELS: dict[str, str] = {}
+
+
+def models() -> dict[str, PepModel]:
+    """Theorem id → its PEP model, over the built-in papers, the plugins' ``pep`` modules and
+    the user files loaded with :func:`load_file` (while their theorems are loaded)."""
+    out = dict(_discovered())
+    known = registry.theorems()
+    for file_models in _FILE_MODELS.values():
+        out.update((m.theorem, m) for m in file_models if m.theorem in known)
+    return out
+
+
 def clear_caches() -> None:
-    """Forget discovered models (after changing plugins)."""
-    models.cache_clear()
+    """Forget discovered models and the models of loaded user files (after changing plugins,
+    in tests)."""
+    _discovered.cache_clear()
+    _FILE_MODELS.clear()
+    _FILES_WITHOUT_MODELS.clear()
+
+
+def _module_of(file: Path, theorems: Sequence[Any]) -> ModuleType:
+    """The module :func:`fedbounds.registry.load_file` made of ``file``: the one whose
+    ``THEOREMS`` are the registered objects."""
+    for module in list(sys.modules.values()):
+        origin = getattr(module, "__file__", None)
+        if origin and Path(origin).resolve() == file:
+            listed = getattr(module, "THEOREMS", ())
+            if len(listed) == len(theorems) and all(a is b for a, b in zip(listed, theorems,
+                                                                            strict=True)):
+                return module
+    raise RuntimeError(f"{file} was loaded, but its module is not in sys.modules")
+
+
+def load_file(path: str | Path, argument: str = "--theorems") -> list[PepModel]:
+    """Load a user's Python file that defines theorems (``THEOREMS``, as for
+    :func:`fedbounds.registry.load_file`) and their PEP models, for the rest of this process:
+    the module-level list ``PEP_MODELS`` if the file has one, else every :class:`PepModel` it
+    binds at module level. Returns the file's models (maybe none).
+
+    Errors are :class:`BadInput` naming ``argument`` and the file: those of the theorem file
+    itself, ``PEP_MODELS`` holding something else than models, a model of an unknown theorem,
+    two models of one theorem, or a model for a theorem that already has another one."""
+    theorems = registry.load_file(path, argument)
+    file = Path(path).expanduser().resolve()
+    module = _module_of(file, theorems)
+    declared = getattr(module, "PEP_MODELS", None)
+    if declared is not None:
+        if not isinstance(declared, (list, tuple)):
+            raise BadInput(argument, f"{path}: PEP_MODELS must be a list of PepModel, got "
+                                     f"{type(declared).__name__}")
+        found = list(declared)
+        for item in found:
+            if not isinstance(item, PepModel):
+                raise BadInput(argument, f"{path}: PEP_MODELS holds {item!r}, not a PepModel")
+    else:
+        found = list({id(v): v for v in vars(module).values()
+                      if isinstance(v, PepModel)}.values())
+    builtin = _discovered()
+    others = {m.theorem: (key, m) for key, ms in _FILE_MODELS.items() if key != str(file)
+              for m in ms}
+    known = registry.theorems()
+    chosen: dict[str, PepModel] = {}
+    for item in found:
+        if item.theorem not in known:
+            raise BadInput(argument, f"{path}: PEP model for unknown theorem {item.theorem!r}"
+                                     " (define it in THEOREMS or load its file first)")
+        if item.theorem in chosen and chosen[item.theorem] is not item:
+            raise BadInput(argument, f"{path}: two PEP models for {item.theorem!r}")
+        existing = builtin.get(item.theorem) or others.get(item.theorem, (None, None))[1]
+        if existing is not None and existing is not item:
+            where = others[item.theorem][0] if item.theorem in others else existing.module
+            raise BadInput(argument, f"{path}: {item.theorem!r} already has a PEP model "
+                                     f"({where})")
+        if existing is None:
+            chosen[item.theorem] = item
+    _FILE_MODELS[str(file)] = list(chosen.values())
+    if chosen:
+        _FILES_WITHOUT_MODELS.pop(str(file), None)
+    elif not found:
+        _FILES_WITHOUT_MODELS[str(file)] = str(path)
+    return list(chosen.values())
+
+
+def load_files(paths: Sequence[str | Path] | None, argument: str = "--theorems") -> None:
+    """:func:`load_file` for each path (the CLI's repeatable ``--theorems``)."""
+    for path in paths or []:
+        load_file(path, argument)
+
+
+def method_models() -> dict[str, Any]:
+    """Algorithm name → its theorem-less PEP model (:mod:`.localgda`: ``local-gda`` over the
+    paper's class, ``local-gda.lipschitz`` over a smaller one)."""
+    from . import localgda
+
+    return {m.id: m for m in localgda.MODELS}
 
 
 def model(theorem_id: str, argument: str = "ID") -> PepModel:
-    """The PEP model of a theorem; :class:`BadInput` naming the covered ids otherwise."""
+    """The PEP model of a theorem (``FILE.py:ID`` loads FILE.py first, :func:`load_file`);
+    :class:`BadInput` naming the covered ids otherwise."""
+    if ".py:" in theorem_id:
+        path, theorem_id = theorem_id.rsplit(":", 1)
+        load_file(path, argument)
     table = models()
     if theorem_id in table:
         return table[theorem_id]
-    close = difflib.get_close_matches(theorem_id, list(table), n=3, cutoff=0.5)
+    methods_ = method_models()
+    if theorem_id in methods_:
+        raise BadInput(argument, f"{theorem_id!r} is a method without a theorem: ask "
+                                 f"`fedbounds pep {theorem_id}` (no verdict, its worst cases "
+                                 "beside closed forms)")
+    close = difflib.get_close_matches(theorem_id, [*table, *methods_], n=3, cutoff=0.5)
     hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
+    bare = "".join(f"; {p} defines no PepModel (PEP_MODELS)"
+                   for p in _FILES_WITHOUT_MODELS.values())
     raise BadInput(argument, f"no PEP model for {theorem_id!r}{hint}; covered: "
-                   f"{', '.join(sorted(table))}")
+                   f"{', '.join(sorted(table))}; methods without a theorem: "
+                   f"{', '.join(sorted(methods_))}{bare}")
 
 
 # ---- solving -------------------------------------------------------------------------------
@@ -195,23 +309,24 @@ def _fraction(name: str, value: Any) -> Fraction:
     return Fraction(repr(value)) if isinstance(value, float) else Fraction(value)  # as typed
 
 
-def resolve_values(pep_model: PepModel, values: Mapping[str, Any]) -> dict[str, Fraction]:
-    """The model's constants: validated ``values`` plus defaults (exact fractions)."""
+def check_values(parameters: Mapping[str, PepParam], values: Mapping[str, Any], owner: str,
+                 derived: Mapping[str, Any] | None = None) -> dict[str, Fraction]:
+    """Validated ``values`` plus defaults (exact fractions) for the constants ``parameters``
+    of a model of ``owner``; a name in ``derived`` (computed by the theorem) is refused as an
+    input. :class:`BadInput` names ``--set NAME`` (or ``--set`` for missing values)."""
     out: dict[str, Fraction] = {}
-    thm = registry.get(pep_model.theorem)
     for name, value in values.items():
-        if name not in pep_model.parameters:
-            derived = {s.name: v for s, v in thm.derived.items()}
-            if name in derived:
-                raise BadInput(f"--set {name}", f"{name!r} is derived by {thm.id} ({name} = "
+        if name not in parameters:
+            if derived and name in derived:
+                raise BadInput(f"--set {name}", f"{name!r} is derived by {owner} ({name} = "
                                f"{derived[name]}), not an input")
-            close = difflib.get_close_matches(name, list(pep_model.parameters), n=1)
+            close = difflib.get_close_matches(name, list(parameters), n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise BadInput(f"--set {name}", f"unknown constant {name!r} for the PEP of "
-                           f"{thm.id}{hint}; allowed: {', '.join(pep_model.parameters)}")
-        out[name] = pep_model.parameters[name].check(name, _fraction(name, value))
+                           f"{owner}{hint}; allowed: {', '.join(parameters)}")
+        out[name] = parameters[name].check(name, _fraction(name, value))
     missing = []
-    for name, param in pep_model.parameters.items():
+    for name, param in parameters.items():
         if name not in out:
             if param.default is None:
                 missing.append(f"{name} ({param.description})")
@@ -220,6 +335,13 @@ def resolve_values(pep_model: PepModel, values: Mapping[str, Any]) -> dict[str, 
     if missing:
         raise BadInput("--set", f"missing value for {', '.join(missing)}")
     return out
+
+
+def resolve_values(pep_model: PepModel, values: Mapping[str, Any]) -> dict[str, Fraction]:
+    """The model's constants: validated ``values`` plus defaults (exact fractions)."""
+    thm = registry.get(pep_model.theorem)
+    derived = {s.name: v for s, v in thm.derived.items()}
+    return check_values(pep_model.parameters, values, thm.id, derived)
 
 
 def theorem_bound(pep_model: PepModel, values: Mapping[str, Fraction],
