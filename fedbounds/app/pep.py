@@ -4,6 +4,10 @@ performance measure over its operator class (PEPit on cvxpy), beside the theorem
 Verdict ``valid`` (worst ≤ theorem·(1 + tol)), ``violated`` or ``not solved`` (with the
 reason); the tightness ratio worst/theorem, solver, status, primal–dual gap and certificate
 residuals are printed. ``--sweep kappa`` gives the worst-case communications to ε against κ.
+``--theorems FILE.py`` (or ``FILE.py:ID``) loads a user's theorem with its PEP model
+(``PEP_MODELS``). A method without a theorem is keyed by its algorithm name (``fedbounds pep
+local-gda --set gamma=… mu=… ell=… K=… zeta=… n=…``, ``--steps`` = rounds R): its worst cases
+(contraction at ζ = 0, bias from z*, fixed point) beside closed forms where they are known.
 Exit codes: 0 done (whatever the verdict), 2 bad input, 3 internal error.
 """
 
@@ -18,11 +22,25 @@ from rich.table import Table
 from fedbounds.errors import BadInput
 from fedbounds.parse import parse_number
 from fedbounds.verify import pep as pepmod
-from fedbounds.verify.pep import sweeps
+from fedbounds.verify.pep import localgda, sweeps
 
-from .common import JsonOpt, MoreOpt, SetOpt, app, assignments, emit_json, err, esc, g, guarded, out
+from .common import (
+    JsonOpt,
+    MoreOpt,
+    SetOpt,
+    TheoremsOpt,
+    app,
+    assignments,
+    emit_json,
+    err,
+    esc,
+    g,
+    guarded,
+    out,
+)
 
-COLOURS = {"valid": "green", "violated": "red", "not solved": "yellow"}
+COLOURS = {"valid": "green", "violated": "red", "not solved": "yellow", "matches": "green",
+           "differs": "red", "no closed form": "default"}
 
 
 def _kappas(text: str) -> list[float]:
@@ -60,6 +78,37 @@ def _sweep(theorem_id: str, kappas: str, epsilon: str, json_: bool) -> None:
                   f"(theorem: {g(s.slope('theorem'))}) — scales like {like}", markup=False)
 
 
+def _method(method: localgda.LocalGdaModel, values: dict, steps: int, json_: bool) -> None:
+    """A method without a theorem: its worst cases beside the closed forms where known."""
+    result = method.solve(values, steps=steps)
+    if json_:
+        emit_json({**result.as_json(), "model_info": method.as_json()})
+        return
+    table = Table(title=escape(f"{method.id}: {method.title}"), show_header=False)
+    table.add_column("what")
+    table.add_column("value")
+    for name, value in (("method", method.method), ("class", method.class_text),
+                        ("constants", ", ".join(f"{k}={g(v)}" for k, v in
+                                                result.values.items())),
+                        ("rounds R", str(result.steps)), ("source", method.source)):
+        table.add_row(*esc(name, value))
+    for q in result.quantities:
+        table.add_section()
+        table.add_row(*esc(q.name, q.description))
+        table.add_row(*esc("  worst case (PEP)", g(q.worst)))
+        table.add_row(*esc("  closed form", f"{g(q.closed_form)}  {q.closed_form_text}"))
+        table.add_row("  comparison", f"[{COLOURS[q.comparison]}]{escape(q.comparison)}[/]"
+                      + ("" if q.deviation is None else f" (deviation {g(q.deviation)})"))
+        table.add_row(*esc("  SDP value is", f"{q.kind} (worst case over the class)"))
+        table.add_row(*esc("  solver", f"{q.solver}, status {q.status}, gap {g(q.gap)}, "
+                                       f"residual {g(q.residual)}"))
+    out.print(table)
+    for q in result.quantities:
+        if q.reason:
+            err.print(f"[yellow]note[/] ({escape(q.name)}): {escape(q.reason)}",
+                      highlight=False)
+
+
 @app.command("pep")
 @guarded
 def pep_cmd(theorem_id: Annotated[str, typer.Argument(metavar="ID")], more: MoreOpt = None,
@@ -74,8 +123,15 @@ def pep_cmd(theorem_id: Annotated[str, typer.Argument(metavar="ID")], more: More
             = "2,4,8,16,32",
             epsilon: Annotated[str, typer.Option("--epsilon", help="accuracy ε of --sweep "
                                                  "kappa")] = "1e-6",
-            json_: JsonOpt = False) -> None:
+            theorems: TheoremsOpt = None, json_: JsonOpt = False) -> None:
     """Exact worst case of ID's measure by performance estimation, beside the theorem."""
+    pepmod.load_files(theorems, "--theorems")
+    methods = pepmod.method_models()
+    if theorem_id in methods:
+        if sweep:
+            raise BadInput("--sweep", f"{theorem_id} has no theorem and no schedule to sweep")
+        _method(methods[theorem_id], assignments(set_, more), steps, json_)
+        return
     if sweep:
         if sweep != "kappa":
             raise BadInput("--sweep", f"{sweep!r}; allowed: kappa")
