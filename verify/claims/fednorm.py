@@ -1,6 +1,9 @@
 """Claims of Fed-Norm-SGDA on min-max quadratic games: P1–P4 and P9–P11 test the paper's
 statements (each ``source`` names them), P20 is ours; exact fixed points and moments (P1, P2, P4,
-P9), Monte Carlo (P3, P10, P11, P20)."""
+P9), Monte Carlo (P3, P10, P11, P20).
+
+Seeds: every game is built from the instance seed (``params["instance_seed"]``); the runs'
+stochastic gradients and replicas come from the noise seed."""
 
 from __future__ import annotations
 
@@ -51,7 +54,7 @@ ETAS, P4_ETAS = (0.02, 0.01, 0.005, 0.0025), (0.01, 0.005, 0.0025, 0.00125)
                                                   "η^c", "distance", logx=True))
 def p1(params: Params, seed: int) -> Measurement:
     """P1, P2, P4: slope in η of ‖z(η) − z*(target)‖, z(η) the exact fixed point (eq. (2))."""
-    g = make_game(P1_SET, seed)
+    g = make_game(P1_SET, params["instance_seed"])
     etas, tau, name = np.array(params["etas"]), taus(g, P1_TAU), params["algorithm"]
     w_tau, predicted = implicit_weights(g, tau), params["predicted"]
     gap = float(np.linalg.norm(g.z_star(w_tau) - g.z_star()))
@@ -94,7 +97,7 @@ p2a = p1.variant("fednorm.p2a", title="Fed-Norm-SGDA's fixed point tends to z*(p
                          logx=True, kind="scatter"))
 def p2b(params: Params, seed: int) -> Measurement:
     """P2: the relative spread of the exact Fed-Norm fixed points over γ^s (η^c = 0.01)."""
-    g, gammas = make_game(P1_SET, seed), [0.01, 0.02, 0.05]
+    g, gammas = make_game(P1_SET, params["instance_seed"]), [0.01, 0.02, 0.05]
     Z = np.array([exact.fixed_point_path(g, FEDNORM_SGDA, [0.01], {
         **P1_TAU, "gamma_sx": gm, "gamma_sy": gm})[0] for gm in gammas])
     spread = float(np.max(np.linalg.norm(Z - Z[0], axis=1)) / np.linalg.norm(Z[0]))
@@ -115,7 +118,7 @@ def p2b(params: Params, seed: int) -> Measurement:
 def p3(params: Params, seed: int) -> Measurement:
     """P3: max |z_LS − z_FN| over replicas after T rounds, shared streams (App. A.1)."""
     pset = {"M": 6, "sigma_x": 1.0, "sigma_y": 1.0, "sigma_G": 3.0, "p_skew": 0.5, "beta_L": 0.2}
-    g, T, R = make_game(pset, seed), params["T"], params["R"]
+    g, T, R = make_game(pset, params["instance_seed"]), params["T"], params["R"]
     cfg = {"eta_cx": 0.03, "eta_cy": 0.05, "tau": 4, "P": 3, "tau_max": params["tau_max"]}
     a, b = (simulate(alg.method(g, cfg), T, replicas=R, seed=seed)
             for alg in (LOCAL_SGDA, FEDNORM_SGDA))
@@ -147,7 +150,7 @@ def p9a(params: Params, seed: int) -> Measurement:
     """P9: exact PP floors; (a) slope in γ at P = 2, (b) profile in P vs Theorem 1 (App. B.2
     [L656])."""
     pset = {"M": 5, "sigma_G": 2.0}
-    g = make_game(pset, seed)
+    g = make_game(pset, params["instance_seed"])
     gammas, Ps = 0.05 / np.array([1, 2, 4, 8]), list(range(1, g.M + 1))
     F = np.array([[exact.pp_floor(g, gm, P) for P in Ps] for gm in gammas])  # (γ, P)
     theory = exact.pp_profile(g.M, Ps)
@@ -189,7 +192,7 @@ def p10a(params: Params, seed: int) -> Measurement:
     """P10: slope in τ of the E‖∇Φ‖² floor from z* at fixed γ^s τ_eff (Cor 1.2, Table 2)."""
     T, R = params["T"], params["R"]
     pset = {"M": 10, "sigma_x": 1.0, "sigma_y": 1.0, "sigma_G": params["sigma_G"]}
-    g = make_game(pset, seed)
+    g = make_game(pset, params["instance_seed"])
     tau_grid, ests = [1, 4, 16], []
     for tau in tau_grid:
         cfg = {"eta_cx": 0.002 / tau, "eta_cy": 0.002 / tau, "gamma_sx": 0.02 / tau,
@@ -223,7 +226,7 @@ p10b = p10a.variant(
 def p11(params: Params, seed: int) -> Measurement:
     """P11: slope in T under Cor 1.2's encoded schedule, γ^s_y = 8√(P/(τT)) (our Θ constant)."""
     pset = {"M": 4, "sigma_x": 1.0, "sigma_y": 1.0, "bxy": 0.5, "a_ratio": 1.0}  # σ_G = a = 1
-    g = make_game(pset, seed)
+    g = make_game(pset, params["instance_seed"])
     tau, P, Ts, R = 4, g.M, list(params["Ts"]), params["R"]
     avgs, per_rep = [], []
     for T in Ts:
@@ -263,7 +266,7 @@ READING = ("O(·) constants encoded as 1: a refutation means Theorem 1 hides a c
                          "running average of E‖∇Φ(x_t)‖²"))
 def p20(params: Params, seed: int) -> Measurement:
     """P20 (ours): observed/bound, interval (mean ∓ 3 SE)/bound, at Theorem 1's max-step steps."""
-    T, R, g = params["T"], params["R"], make_game(P20_SET, seed)
+    T, R, g = params["T"], params["R"], make_game(P20_SET, params["instance_seed"])
     thm = registry.get("fednorm.thm1.corrected")  # L_Φ = (1 + κ)L_f (erratum to Lemma B.1 [L628])
     inputs = exact.thm1_inputs(g, taus(g, P20_ALG), P20_ALG["P"])
     steps, binding = exact.thm1_steps(thm, inputs)

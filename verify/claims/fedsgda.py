@@ -4,7 +4,10 @@ said, additive noise (N-add)); metric ‖∇Φ(x̄_t)‖² (closed form).
 Step sizes come from the encoded schedules (Cor. 3.7, Thm 3.12 / Cor. 3.13, realized by
 :mod:`fedbounds.verify.algorithms.fedsgda`), bounds from :func:`fedbounds.engine.bound`; the
 exact moments, floors and the exact Theorem 3.12 evaluation are in
-:mod:`fedbounds.verify.exact.fedsgda`. No formula of the paper is retyped here."""
+:mod:`fedbounds.verify.exact.fedsgda`. No formula of the paper is retyped here.
+
+Seeds: every game is built from the instance seed (``params["instance_seed"]``); the runs'
+stochastic gradients and replicas come from the noise seed."""
 
 from __future__ import annotations
 
@@ -95,7 +98,8 @@ def p1(params: Params, seed: int) -> Measurement:
     curves, ref, stat = {}, None, 0.0
     for Q in (1, 5, 20):
         for sG in (0.0, 3.0):
-            g = make_game({"M": 4, "sigma_x": 1.0, "sigma_y": 1.0, "sigma_G": sG}, seed)
+            g = make_game({"M": 4, "sigma_x": 1.0, "sigma_y": 1.0, "sigma_G": sG},
+                          params["instance_seed"])
             tr = simulate(FEDSGDA_M.method(g, {**cfg, "Q": Q}), T, replicas=R, seed=seed)
             gp = tr.metrics["grad_phi_sq"]
             ref = gp if ref is None else ref
@@ -122,7 +126,7 @@ def p3(params: Params, seed: int) -> Measurement:
     """P3: max over runs of observed/bound, readings R1 (corrected, L = L_f) and R2 (printed,
     L = L_f(1 + κ)); violated only if (mean − 3 SE)/bound > bound_scale (our decision rule)."""
     R, NT0s = params["replicas"], list(params["NT0s"])
-    g = make_game(P3_SET, seed)
+    g = make_game(P3_SET, params["instance_seed"])
     rows, worst, worst_lo = [], 0.0, -math.inf
     series: dict[str, tuple[list[float], list[float]]] = {}
     for reading in ("R1", "R2"):
@@ -178,19 +182,19 @@ def p5a(params: Params, seed: int) -> Measurement:
     every point, which P1/P6/P7 show leaves the averaged dynamics unchanged."""
     R, part = params["replicas"], params["part"]
     pset = P5A_SET if part == "a" else P5B_SET
-    g0 = make_game({**pset, "M": 2}, seed)
+    g0 = make_game({**pset, "M": 2}, params["instance_seed"])
     lam = phi_hessian_min(g0)
     xs, per_rep, cfgs, clocks = [], [], [], []
     for x in params["points"]:
         if part == "a":
             N, xs_i, alg = x, x**3, FEDSGDA_M
-            g = make_game({**pset, "M": N}, seed)
+            g = make_game({**pset, "M": N}, params["instance_seed"])
             cfg, T = cor313_config(g.constants, N, N**3)
             clock = cfg["c_hat"] * cfg["eta"] * T
         else:
             T, xs_i, alg = x, x, FEDSGDA_PLUS
             N = round(T ** (1 / 3))
-            g = make_game({**pset, "M": N}, seed)
+            g = make_game({**pset, "M": N}, params["instance_seed"])
             cfg = cor37_config(g.constants["L_f"], N, T)
             clock = cfg["c_hat"] * cfg["eta_x"] * cfg["Q"] * T
         per_rep.append(_averages(alg, g, cfg, T, R, seed, max(1, T // 400))[0])
@@ -240,7 +244,7 @@ def p6(params: Params, seed: int) -> Measurement:
     NT0, R, Ns = 32768, params["replicas"], [1, 2, 4, 8]
     ests, cfgs = [], []
     for N in Ns:
-        g = make_game({**P6_SET, "M": N}, seed)
+        g = make_game({**P6_SET, "M": N}, params["instance_seed"])
         cfg, T = cor313_config(g.constants, N, NT0)
         ests.append(mean_ci(_averages(FEDSGDA_M, g, cfg, T, R, seed, 8)[0]))
         cfgs.append((cfg, T))
@@ -265,7 +269,7 @@ def p7(params: Params, seed: int) -> Measurement:
     T, R, Ns = params["T"], params["replicas"], [1, 2, 4, 8]
     ests, cfgs = [], []
     for N in Ns:
-        g = make_game({**P6_SET, "M": N}, seed)
+        g = make_game({**P6_SET, "M": N}, params["instance_seed"])
         cfg = cor37_config(g.constants["L_f"], N, T)
         ests.append(mean_ci(_averages(FEDSGDA_PLUS, g, cfg, T, R, seed)[0]))
         cfgs.append(cfg)
@@ -292,7 +296,7 @@ def p8(params: Params, seed: int) -> Measurement:
     """P8: max_κ |log(metric_κ/metric_κmin)| under R1 (exact STORM moments; Φ, Δ, Δ_y unchanged
     along the family); R2 (the printed theorem's η) is reported alongside."""
     N, nu, NT0s = 4, 0, list(params["NT0s"])
-    g0 = make_game(P8_SET, seed)
+    g0 = make_game(P8_SET, params["instance_seed"])
     cor = registry.get("fedsgda.cor3.13.corrected")
     thm = registry.get("fedsgda.thm3.12.corrected")
     rows, series, stats = [], {}, {"R1": 0.0, "R2": 0.0}
@@ -350,7 +354,7 @@ def p8(params: Params, seed: int) -> Measurement:
 def p10(params: Params, seed: int) -> Measurement:
     """P10: max |floor ratio − α/(α + hλ)| (h = ĉη, λ = Φ'') over the grid and the schedule points
     (exact stationary moments, discrete Lyapunov equation)."""
-    g = make_game(P10_SET, seed)
+    g = make_game(P10_SET, params["instance_seed"])
     g1, lam, N = one_client(g), phi_hessian_min(g), g.M
 
     def ratio_row(method_of: Callable[[dict[str, Any]], Method], cfg: dict[str, Any]
@@ -408,7 +412,7 @@ def p11(params: Params, seed: int) -> Measurement:
     NT0s = list(params["NT0s"])
     rows, series, slopes = [], {}, {}
     for sG in (1.0, 3.0):
-        g = make_game({**P11_SET, "sigma_G": sG}, seed)
+        g = make_game({**P11_SET, "sigma_G": sG}, params["instance_seed"])
         fm, fl = [], []
         for NT0 in NT0s:
             cfg, T = cor313_config(g.constants, g.M, NT0, 0)
@@ -427,7 +431,7 @@ def p11(params: Params, seed: int) -> Measurement:
         series[f"Local SGDA (α = β = 1), σ_G = {sG:g}"] = (NT0s, fl)
     stat = max(v for k, v in slopes.items() if k.startswith("fedsgda_m"))
     plateau = min(v for k, v in slopes.items() if k.startswith("local_sgda"))
-    g = make_game(P11_SET, seed)
+    g = make_game(P11_SET, params["instance_seed"])
     cfg, T = cor313_config(g.constants, g.M, NT0s[-1], 0)
     return Measurement(
         stat, series=series,
@@ -455,7 +459,7 @@ def p14(params: Params, seed: int) -> Measurement:
     the tolerated increase (smooth (SC) instance only, not an NC-C instance)."""
     T, R = params["T"], params["replicas"]
     N = round(T ** (1 / 3))  # Q = 1
-    g = make_game({**P5B_SET, "M": N}, seed)
+    g = make_game({**P5B_SET, "M": N}, params["instance_seed"])
     base = cor37_config(g.constants["L_f"], N, T)
     Ss = sorted({1, round(T ** (1 / 6)), base["S"], round(T**0.5)})
     per = np.array([_averages(FEDSGDA_PLUS, g, {**base, "S": S}, T, R, seed)[0] for S in Ss])
@@ -487,7 +491,7 @@ def p9(params: Params, seed: int) -> Measurement:
     """P9: max |metric(ν = 1)/metric(ν = 0) − 1| at equal samples bT and x-clock ĉηT (Remark
     3.14), exact affine STORM moments, κ varied along the Φ-preserving family of P8."""
     N, NT0s = 4, list(params["NT0s"])
-    g0 = make_game(P8_SET, seed)
+    g0 = make_game(P8_SET, params["instance_seed"])
     rows, devs, series = [], [], {}
     for s in (1.0, 0.25):
         g = scaled(g0, s)

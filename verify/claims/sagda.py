@@ -1,6 +1,11 @@
 """Claims of SAGDA / FSGDA (P1–P12, P15, and our P16) on min-max quadratic games:
 exact round maps where affine (P1, P9), Monte Carlo with replica intervals (P2, P4–P8, P9d, P10,
-P16), the theorems' conditions through the engine (P11, P12, P15)."""
+P16), the theorems' conditions through the engine (P11, P12, P15).
+
+Seeds: every game is built from the instance seed (``params["instance_seed"]``); stochastic
+gradients, client sampling, replicas and the random test points of P1 and P3 come from the noise
+seed. P4's z_t is part of the instance: its generator and the noise's walk in lockstep (the
+noise generator skips the z_t draw), so both seeds 0 draw what one seed drew before."""
 
 from __future__ import annotations
 
@@ -64,7 +69,7 @@ def _floor(alg: Algorithm, g: Any, config: dict[str, Any], T: int, R: int, seed:
 def p1(params: Mapping[str, Any], seed: int) -> Measurement:
     """One round (m < M, σ = 0, K = 3) from 5 random z_t (:func:`exact.effective_step_error`)."""
     pset = {"M": 6, "sigma_G": 2.0}
-    g = make_game(pset, seed)
+    g = make_game(pset, params["instance_seed"])
     cfg = {"eta_xl": 0.03, "eta_yl": 0.05, "eta_xg": 1.7, "eta_yg": 2.3, "K": 3, "m": 4}
     Z = np.random.default_rng([seed, 1]).standard_normal((5, g.d))
     S = np.array([0, 2, 3, 5])
@@ -89,7 +94,7 @@ def p1(params: Mapping[str, Any], seed: int) -> Measurement:
 def p2(params: Mapping[str, Any], seed: int) -> Measurement:
     """Max |z_FSGDA − z_SAGDA-II| over rounds and replicas (m < M, noisy)."""
     pset = {"M": 10, "sigma_x": 1.0, "sigma_y": 1.0, "sigma_G": 5.0}
-    g = make_game(pset, seed)
+    g = make_game(pset, params["instance_seed"])
     cfg = {"eta_xl": 0.01, "eta_yl": 0.05, "eta_xg": 2.0, "eta_yg": 2.0, "K": 1, "m": 3}
     T, R = params["T"], params["R"]
     a, b = (simulate(alg.method(g, cfg), T, replicas=R, seed=seed) for alg in (FSGDA, SAGDA_II))
@@ -114,7 +119,7 @@ def p3(params: Mapping[str, Any], seed: int) -> Measurement:
     """Largest lhs/rhs over games and random points (:func:`exact.phi_constant_ratios`)."""
     rows = []
     for name, q in PHI_TEST_GAMES:
-        g = make_game(q, seed)
+        g = make_game(q, params["instance_seed"])
         k = g.constants
         rows.append({"game": name, "set": q, "L_f": k["L_f"], "mu": k["mu"], "L": k["L"],
                      **exact.phi_constant_ratios(g, params["points"], seed)})
@@ -143,11 +148,12 @@ def p4(params: Mapping[str, Any], seed: int) -> Measurement:
     violated only if (mean − 3 SE)/rhs > scale (:func:`exact.lemma_checks`)."""
     R = params["R"]
     pset = {"M": 6, "sigma_x": 1.0, "sigma_y": 1.0, "sigma_G": 2.0}
-    g = make_game(pset, seed)
+    g = make_game(pset, params["instance_seed"])
     m, K = 3, 4
     eta = 0.9 * exact.drift_cap(K, g.constants["L_f"])
+    zt = np.random.default_rng([params["instance_seed"], 4]).standard_normal(g.d)
     rng = np.random.default_rng([seed, 4])
-    zt = rng.standard_normal(g.d)
+    rng.standard_normal(g.d)  # the draw that is z_t's in the instance stream
     checks = exact.lemma_checks(g, zt, m, K, eta, *local_phase(g, zt, eta, K, R, rng), rng)
     stat = max(c["ratio"] for c in checks)
     lo = max(c["lower_ratio"] for c in checks)
@@ -175,7 +181,7 @@ def p5(params: Mapping[str, Any], seed: int) -> Measurement:
     """SAGDA Option II, m = M = 4, K = 4, steps from the encoded Corollary 2 schedule (c_x = 0.05,
     c_y/c_x = 25κ² > 20κ²); slope of the replica averages vs T."""
     pset = {"M": 4, "sigma_x": 1.0, "sigma_y": 1.0, "sigma_G": 1.0, "bxy": 0.5, "a_ratio": 1.0}
-    g = make_game(pset, seed)
+    g = make_game(pset, params["instance_seed"])
     k = g.constants["kappa"]
     m, K, cx = g.M, 4, 0.05
     Ts, R = list(params["Ts"]), params["R"]
@@ -211,7 +217,7 @@ def p5(params: Mapping[str, Any], seed: int) -> Measurement:
 def p6a(params: Mapping[str, Any], seed: int) -> Measurement:
     """FSGDA noise floor at fixed per-round steps: vs K at m = M, or vs m at K = 1 (σ_G = 0)."""
     T, R, lab = params["T"], params["R"], params["vary"]
-    g = make_game(NOISY_HOMOGENEOUS, seed)
+    g = make_game(NOISY_HOMOGENEOUS, params["instance_seed"])
     xs = [1, 4, 16] if lab == "K" else [2, 5, 10]
     Km = [(v, 10) if lab == "K" else (1, v) for v in xs]
     ests = [_floor(FSGDA, g, {**steps_for(0.01, 0.5, 20.0, K), "m": m}, T, R, seed) for K, m in Km]
@@ -250,7 +256,7 @@ def p7(params: Mapping[str, Any], seed: int) -> Measurement:
     cfg = {**steps_for(0.01, 0.5, 2.0, 4), "m": 2}
     avg: dict[str, list[float]] = {"sagda1": [], "fsgda": []}
     for sG in sGs:
-        g = make_game({"M": 10, "sigma_G": sG}, seed)
+        g = make_game({"M": 10, "sigma_G": sG}, params["instance_seed"])
         for alg in (SAGDA_I, FSGDA):
             tr = simulate(alg.method(g, cfg), T, replicas=R, seed=seed)
             avg[alg.name].append(float(tr.metrics["grad_phi_sq"][:-1].mean()))
@@ -279,7 +285,7 @@ def p8a(params: Mapping[str, Any], seed: int) -> Measurement:
     thm1-opt2-sampling: fails for m < M)."""
     T, R, m = params["T"], params["R"], params["m"]
     pset = {"M": 10, "dx": 1, "dy": 1, "a_ratio": 1.0, "sigma_G": 100.0, "x0": 1.0, "y0": 0.0}
-    g = make_game(pset, seed)
+    g = make_game(pset, params["instance_seed"])
     cfg = {"eta_xl": 2e-4, "eta_yl": 1e-2, "eta_xg": 1.0, "eta_yg": 1.0, "K": 1, "m": m}
     method = SAGDA_II.method(g, cfg)
     tr = simulate(method, T, replicas=R, seed=seed,
@@ -314,7 +320,7 @@ def p9a(params: Mapping[str, Any], seed: int) -> Measurement:
     """Exact fixed points of FSGDA (σ = 0, identical Hessians: no drift bias) at γ_x = 0.05,
     γ_y = 0.5, K = 4 and η_l halving; log-log slope of ‖∇Φ(x_fp)‖² in η_l."""
     pset = {"M": 10, "sigma_G": 3.0, "hess_spread": 0.3}
-    g = make_game(pset, seed)
+    g = make_game(pset, params["instance_seed"])
     K, gx, gy = 4, 0.05, 0.5
     els = np.array([0.01, 0.005, 0.0025, 0.00125])
     bias = [exact.fixed_point_grad_phi_sq(FSGDA.method(g, steps_for(gx, gy, gx / (el * K), K)), g)
@@ -327,9 +333,10 @@ def p9a(params: Mapping[str, Any], seed: int) -> Measurement:
                            gx, gy, gx / (els[-1] * K), K)}, 20000, 1, seed))
 
 
-def _sampling_floor(sigma_G: float, K: int, seed: int) -> tuple[float, RunConfig]:
+def _sampling_floor(sigma_G: float, K: int, seed: int, instance_seed: int
+                    ) -> tuple[float, RunConfig]:
     """Exact stationary E‖∇Φ‖² of FSGDA, m = 2 of M = 5, σ = 0, γ = (0.02, 0.2), η_g = 50."""
-    g = make_game({"M": 5, "sigma_G": sigma_G}, seed)
+    g = make_game({"M": 5, "sigma_G": sigma_G}, instance_seed)
     cfg = {**steps_for(0.02, 0.2, 50.0, K), "m": 2}
     return (exact.sampling_floor(FSGDA.method(g, cfg), g, 2),
             RunConfig("fsgda", QUADRATIC, {"M": 5, "sigma_G": sigma_G, **cfg}, 20000, 64, seed))
@@ -345,7 +352,7 @@ def _sampling_floor(sigma_G: float, K: int, seed: int) -> tuple[float, RunConfig
 def p9b(params: Mapping[str, Any], seed: int) -> Measurement:
     """Exact sampling floors (all C(5, 2) client sets) at K = 1 for σ_G ∈ {1, 2, 4, 8}."""
     sGs = np.array([1.0, 2.0, 4.0, 8.0])
-    floors = [_sampling_floor(s, 1, seed) for s in sGs]
+    floors = [_sampling_floor(s, 1, seed, params["instance_seed"]) for s in sGs]
     fl = np.array([f for f, _ in floors])
     fit = loglog_slope(sGs**2, fl)
     return Measurement(fit.slope, interval=(fit.lo, fit.hi),
@@ -364,7 +371,7 @@ def p9b(params: Mapping[str, Any], seed: int) -> Measurement:
 def p9c(params: Mapping[str, Any], seed: int) -> Measurement:
     """max_K |log floor(K)/floor(1)| over K ∈ {1, 2, 4} at σ_G = 4 (exact floors)."""
     Ks = [1, 2, 4]
-    floors = [_sampling_floor(4.0, K, seed) for K in Ks]
+    floors = [_sampling_floor(4.0, K, seed, params["instance_seed"]) for K in Ks]
     fl = np.array([f for f, _ in floors])
     stat = float(np.max(np.abs(np.log(fl / fl[0]))))
     return Measurement(stat, series={"exact": (Ks, fl.tolist())},
@@ -404,7 +411,7 @@ def p9d(params: Mapping[str, Any], seed: int) -> Measurement:
     T, R, K = params["T"], params["R"], 2
     rows, series, hlines = [], {}, {}
     for name, pset, m, steps_from in runs:
-        g = make_game(pset, seed)
+        g = make_game(pset, params["instance_seed"])
         inputs = theorem_inputs(g, K, m)
         steps, binding = exact.max_steps(registry.get(steps_from), inputs,
                                          1e-4 / (K * g.constants["L_f"]))
@@ -461,7 +468,7 @@ def p10(params: Mapping[str, Any], seed: int) -> Measurement:
     """Stationary floors of SAGDA Option I (and FSGDA, shown) vs K ∈ {1, 4, 16}; our earlier
     runs measured them flat (stale noisy control variates, erratum lemma7-noise)."""
     T, R = params["T"], params["R"]
-    g = make_game(NOISY_HOMOGENEOUS, seed)
+    g = make_game(NOISY_HOMOGENEOUS, params["instance_seed"])
     Ks = [1, 4, 16]
     cfgs = [{**steps_for(0.01, 0.5, 20.0, K), "m": 2} for K in Ks]
     ests = [_floor(SAGDA_I, g, cfg, T, R, seed) for cfg in cfgs]
@@ -526,7 +533,7 @@ def p12(params: Mapping[str, Any], seed: int) -> Measurement:
     rows = exact.two_time_scale_rows(P12_CASES, P12_THMS, eta_l=1e-6, gamma_y=1e-4)
     worst = min((r["eta_y/eta_x_over_20kappa2"] for r in rows if "max_eta_xg" in r),
                 default=math.inf)
-    g, T = make_game({"M": 10}, seed), 2000
+    g, T = make_game({"M": 10}, params["instance_seed"]), 2000
     cfg = {"eta_xl": 0.05, "eta_yl": 0.05, "eta_xg": 1.0, "eta_yg": 1.0, "K": 2, "m": 10}
     gp = simulate(FSGDA.method(g, cfg), T, seed=seed, record_every=10).metrics["grad_phi_sq"][:, 0]
     return Measurement(worst, series={tid: (list(range(len(P12_CASES))), [

@@ -1,7 +1,11 @@
 """Constants and instances of the paper (claims P14–P17, P19): μ ≤ L ≤ ℓ ≤ L²/μ and the
 spectral ℓ rule, the stability threshold 2/ℓ_spec, robust least squares (in and outside the
 theory), and Figures 1 and 5 on the quadratic game with the parameters of Table G (Appendix G
-[L784–L786])."""
+[L784–L786]).
+
+Seeds: every instance (G-norm, G-sym, the quadratic game, RLS, P15's non-normal instance, P14's
+random matrices) is drawn from the instance seed (``params["instance_seed"]``); the runs' coins
+and stochastic oracles from the noise seed."""
 
 from __future__ import annotations
 
@@ -39,17 +43,18 @@ def p14(params: Params, seed: int) -> Measurement:
     """P14: max lhs/rhs of μ ≤ L ≤ ℓ ≤ L²/μ and ℓ_spec ≤ ℓ (Section 2.2 [L101],
     remark after Cor. 3.6 [L184], Appendix G [L774]; [derived])."""
     k = params["matrices"]
-    rng = np.random.default_rng(np.random.SeedSequence([seed, 14]))
+    instance_seed = params["instance_seed"]
+    rng = np.random.default_rng(np.random.SeedSequence([instance_seed, 14]))
     fams: list[tuple[str, np.ndarray, bool | None]] = [
-        ("g_norm clients", np.concatenate([families.g_norm(n=20, d=4, s=s, seed=seed).J
+        ("g_norm clients", np.concatenate([families.g_norm(n=20, d=4, s=s, seed=instance_seed).J
                                            for s in (0.5, 3.0, 30.0)]), True),
-        ("g_sym clients", np.concatenate([families.g_sym(n=20, d=4, L=L_, seed=seed).J
+        ("g_sym clients", np.concatenate([families.g_sym(n=20, d=4, L=L_, seed=instance_seed).J
                                           for L_ in (2.0, 10.0, 100.0)]), True),
         ("random normal", families.random_monotone(rng, k, 4, True), True),
         ("random non-normal", families.random_monotone(rng, k, 4, False), False),
         ("quadratic game J_ij (paper generator)", families.quadratic_game(
             n=params["game_clients"], m=params["game_samples"], d=20,
-            seed=seed).Jij.reshape(-1, 20, 20), None)]
+            seed=instance_seed).Jij.reshape(-1, 20, 20), None)]
     rows, checks, series, worst = [], [], {}, 0.0
     for name, Js, normal in fams:
         k_ = linalg.constant_table(Js)
@@ -103,7 +108,7 @@ def p14(params: Params, seed: int) -> Measurement:
 def p15(params: Params, seed: int) -> Measurement:
     """P15: γ_c/(2/ℓ_spec), γ_c the exact p = 1 stability threshold (Appendix G [L774],
     Table G [L784–L786])."""
-    prob, info = families.shared_nonnormal(seed)
+    prob, info = families.shared_nonnormal(params["instance_seed"])
     c = prob.constants
     ell, spec, mu = float(c["ell"]), float(c["ell_spec"]), float(c["mu"])
     gamma_c = exact.stability_threshold(prob, 0.5 * 2 / spec, 2.0 * 2 / spec)
@@ -128,7 +133,7 @@ def p15(params: Params, seed: int) -> Measurement:
         sched = steps[thm] = schedule_values(THEOREMS[thm], {"ell": spec, "mu": mu})
         p1_ratio[label] = bound_ratio(prob, sched["gamma"], sched["p"], "proxskip.cor3.6")[0]
     g_paper = steps["proxskip.cor3.6"]["gamma"]
-    qg = families.quadratic_game(seed=seed).constants
+    qg = families.quadratic_game(seed=params["instance_seed"]).constants
     factors = list(np.linspace(0.6, 1.4, 17))
     return Measurement(gamma_c / (params["threshold_scale"] * 2 / spec), series={"radius": (
         factors, [exact.skipless_radius(prob, f * 2 / spec) for f in factors])},
@@ -165,7 +170,7 @@ def p16(params: Params, seed: int) -> Measurement:
     [L788–L818])."""
     rows, worst = [], 0.0
     for r, s, n, lam in RLS_CASES[params["cases"]]:
-        prob = families.rls(r=r, s=s, n=n, lam=lam, seed=seed)
+        prob = families.rls(r=r, s=s, n=n, lam=lam, seed=params["instance_seed"])
         A, y0 = prob.data["A"], prob.data["y0"]
         beta_ols = np.linalg.lstsq(A, y0, rcond=None)[0]
         y_pred = (lam * y0 - A @ beta_ols) / (lam - 1)
@@ -222,7 +227,7 @@ def p17(params: Params, seed: int) -> Measurement:
     dense, certified = SYSTEMS[params["systems"]]
     rows: list[dict] = []
     for r_, s_, n_ in dense + certified:
-        prob = families.rls(r=r_, s=s_, n=n_, lam=50.0, seed=seed)
+        prob = families.rls(r=r_, s=s_, n=n_, lam=50.0, seed=params["instance_seed"])
         c = prob.constants
         for rule, ell in (("Table G: 1/(2 max_i ell_spec_i)", max(c["ell_spec_i"])),
                           ("code: 1/(2 ell_spec of the mean operator)", c["ell_spec_mean"])):
@@ -279,7 +284,7 @@ def relative(tr: Trace) -> np.ndarray:
 def p19(params: Params, seed: int) -> Measurement:
     """P19: log10(worst ProxSkip / best baseline) after K rounds, Figures 1 and 5
     (Section 5 [L264–L284], Appendix H.2 [L844–L852])."""
-    prob = families.quadratic_game(n=20, m=100, d=20, seed=seed)
+    prob = families.quadratic_game(n=20, m=100, d=20, seed=params["instance_seed"])
     c = prob.constants
     R, K, Rs = params["replicas"], params["rounds"], params["svrg_replicas"]
     # (a) deterministic, Cor. 3.6's schedule at the spectral rule 1/(2 max_i ℓ_i) (Table G)

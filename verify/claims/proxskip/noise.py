@@ -1,5 +1,9 @@
 """Stochastic oracles (claims P4, P5, P11–P13): the SGDA neighbourhood in γ and in p,
-p = 1 as proximal SGDA, L-SVRGDA's exact convergence, and Lemmas 3.4 / 3.8 pointwise."""
+p = 1 as proximal SGDA, L-SVRGDA's exact convergence, and Lemmas 3.4 / 3.8 pointwise.
+
+Seeds: the operators, their heterogeneity and the finite-sum samples are drawn from the instance
+seed (``params["instance_seed"]``); the oracles' noise, coins, sampled indices, P11's random
+h_0 per replica and P13's random test points from the noise seed."""
 
 from __future__ import annotations
 
@@ -55,7 +59,7 @@ def p4(params: Params, seed: int) -> Measurement:
     """P4: log-log slope in γ of the exact SGDA floor at p = √(γμ) (Cor. 3.5 [L174], Thm 4.2
     [L238])."""
     R = params["replicas"]
-    prob = families.with_noise(families.g_norm(n=3, d=4, s=3.0, seed=seed), 1.0)
+    prob = families.with_noise(families.g_norm(n=3, d=4, s=3.0, seed=params["instance_seed"]), 1.0)
     c = prob.constants
     gammas = 2.0 ** -np.arange(params["halvings"]) * algorithms.sgda_step(prob)
     rows, trajectories = [], {}
@@ -112,7 +116,7 @@ def p4(params: Params, seed: int) -> Measurement:
 def p5(params: Params, seed: int) -> Measurement:
     """P5: max_p exact SGDA floor / Thm 3.1's γ²D_1/min{γμ, p²}, Lemma 3.4 (Thm 3.1 [L142],
     Lemma 3.4 [L168])."""
-    prob = families.with_noise(families.g_norm(n=3, d=4, s=3.0, seed=seed), 1.0)
+    prob = families.with_noise(families.g_norm(n=3, d=4, s=3.0, seed=params["instance_seed"]), 1.0)
     c = prob.constants
     gamma = safe(algorithms.sgda_step(prob))
     lemma = derived_values(theory.lemma34, {"L_g": c["L_g"], "sigma_star": c["sigma_star"],
@@ -161,7 +165,7 @@ def p11(params: Params, seed: int) -> Measurement:
     """P11: max |x − x'|, p = 1 ProxSkip-(S)GDA-FL vs proximal (S)GDA in lockstep (Section 3
     [L119])."""
     R, T = params["replicas"], params["iterations"]
-    base = families.g_norm(n=5, d=4, s=3.0, seed=seed)
+    base = families.g_norm(n=5, d=4, s=3.0, seed=params["instance_seed"])
     rows, worst, series = [], 0.0, {}
     for est, prob in (("gda", base), ("sgda", families.with_noise(base, 0.5))):
         gamma = algorithms.sgda_step(prob)  # Cor. 3.5: 1/(2L_g), L_g = ℓ without noise
@@ -194,8 +198,9 @@ def p12(params: Params, seed: int) -> Measurement:
     """P12: max_t (mean V_t − z·se)/(1 − γμ)^t V_0 for L-SVRGDA-FL (Cor. 3.9 [L204], Thm 4.4
     [L256])."""
     R = params["replicas"]
-    prob = families.finite_sum(families.g_norm(n=3, d=4, s=2.0, seed=seed), m=10, spread=1.0,
-                               seed=seed, jac_spread=1.0)
+    instance_seed = params["instance_seed"]
+    prob = families.finite_sum(families.g_norm(n=3, d=4, s=2.0, seed=instance_seed), m=10,
+                               spread=1.0, seed=instance_seed, jac_spread=1.0)
     c = prob.constants
     vals = {"mu": c["mu"], "ell_hat": c["ell_hat"]}
     thm = "proxskip.thm4.4.corrected"
@@ -245,12 +250,12 @@ def lemma_rhs(lemma: Theorem, values: dict[str, object], sigma_sq: object) -> np
 def p13(params: Params, seed: int) -> Measurement:
     """P13: max lhs/rhs of Lemmas 3.4 and 3.8 at random (x, w) (Lemma 3.4 [L168],
     Lemma 3.8 [L198], proofs in Appendix E [L511–L539])."""
-    K = params["points"]
+    K, instance_seed = params["points"], params["instance_seed"]
     instances = [("quadratic_game n=3 m=10 d=4",
-                  families.quadratic_game(n=3, m=10, d=4, seed=seed)),
+                  families.quadratic_game(n=3, m=10, d=4, seed=instance_seed)),
                  ("g_norm finite sum n=3 d=4 m=10 jac_spread=1",
-                  families.finite_sum(families.g_norm(n=3, d=4, s=2.0, seed=seed), m=10,
-                                      spread=1.0, seed=seed, jac_spread=1.0))]
+                  families.finite_sum(families.g_norm(n=3, d=4, s=2.0, seed=instance_seed),
+                                      m=10, spread=1.0, seed=instance_seed, jac_spread=1.0))]
     rng = np.random.default_rng(np.random.SeedSequence([seed, 13]))
     rows, worst, scat_x, scat_y = [], 0.0, [], []
     for name, prob in instances:

@@ -1,7 +1,11 @@
 """ProxSkip-GDA-FL (claims P1–P3, P6–P10, P18): the Cor. 3.6 bound along the exact curve,
 the asymptotic rate, Monte Carlo against the exact recursion, communications to accuracy ε
 against κ (G-norm: κ, G-sym: √κ), the acceleration over p = 1, heterogeneity only through V_0,
-the control variates, and the Binomial number of communications."""
+the control variates, and the Binomial number of communications.
+
+Seeds: every instance is drawn from the instance seed (``params["instance_seed"]``; P6–P8 sweep
+the instance seeds instance_seed, instance_seed + 1, …); the coins of the runs from the noise
+seed."""
 
 from __future__ import annotations
 
@@ -39,7 +43,7 @@ COR36 = ("proxskip.cor3.6", "proxskip.cor3.6.corrected")
 def p1(params: Params, seed: int) -> Measurement:
     """P1: max_{t ≥ 1} exact E[V_t] / Cor. 3.6's bound [L182] over instances and (γ, p)."""
     worst, rows, series = 0.0, [], {}
-    for name, prob in families.p1_instances(params["instances"], seed):
+    for name, prob in families.p1_instances(params["instances"], params["instance_seed"]):
         for label, gamma, p, thm in gda_grid(prob):
             ratio, t, EV, bound, info = bound_ratio(prob, gamma, p, thm, params["rel_floor"],
                                                     params["tau_scale"])
@@ -63,7 +67,7 @@ def p1(params: Params, seed: int) -> Measurement:
 def p2(params: Params, seed: int) -> Measurement:
     """P2: min (1 − r)/τ, r the radius of pT_1⊗T_1 + (1 − p)T_0⊗T_0 (Thm 3.1 [L142])."""
     rows = []
-    for name, prob in families.p1_instances(params["instances"], seed):
+    for name, prob in families.p1_instances(params["instances"], params["instance_seed"]):
         c = prob.constants
         for label, gamma, p, thm in gda_grid(prob):
             tau = params["tau_scale"] * tau_from(thm, {"gamma": gamma, "p": p, "mu": c["mu"],
@@ -93,10 +97,12 @@ def p3(params: Params, seed: int) -> Measurement:
     [L182])."""
     R = params["replicas"]
     rows, zs, excess, series = [], [], [], {}
-    cases = [("g_norm n=3 d=4 s=3", families.g_norm(n=3, d=4, s=3.0, seed=seed)),
-             ("g_sym n=3 d=4 L=10", families.g_sym(n=3, d=4, L=10.0, seed=seed))]
+    instance_seed = params["instance_seed"]
+    cases = [("g_norm n=3 d=4 s=3", families.g_norm(n=3, d=4, s=3.0, seed=instance_seed)),
+             ("g_sym n=3 d=4 L=10", families.g_sym(n=3, d=4, L=10.0, seed=instance_seed))]
     if params["third"]:
-        cases.append(("g_norm n=5 d=4 s=2", families.g_norm(n=5, d=4, s=2.0, seed=seed)))
+        cases.append(("g_norm n=5 d=4 s=2", families.g_norm(n=5, d=4, s=2.0,
+                                                          seed=instance_seed)))
     z = zcrit(params["level"], 8 * len(cases))
     for name, prob in cases:
         c = prob.constants
@@ -147,14 +153,15 @@ def p9(params: Params, seed: int) -> Measurement:
     """P9: max_ζ (tail log-rate of E[V_t] − log r)/|log r|, r ζ-free (Thm 4.2, Section 4
     [L242])."""
     zetas = params["zetas"]
-    base = families.g_norm(n=3, d=4, s=3.0, zeta_sq=0.0, seed=seed)
+    base = families.g_norm(n=3, d=4, s=3.0, zeta_sq=0.0, seed=params["instance_seed"])
     gamma, p = algorithms.gda_steps(base)
     tau = tau_from("proxskip.cor3.6", {"gamma": gamma, "p": p, "mu": base.constants["mu"],
                                        "ell": base.constants["ell"]})
     H = max(1, round(1 / p))
     maps = exact.proxskip_maps(base, gamma, p)  # independent of b, hence of ζ [derived]
     log_r = math.log(exact.spectral_radius(maps))
-    probs = [families.with_heterogeneity(base, z, seed) if z > 0 else base for z in zetas]
+    probs = [families.with_heterogeneity(base, z, params["instance_seed"]) if z > 0 else base
+             for z in zetas]
     e0s = [exact.initial_error(pr) for pr in probs]  # z* ≠ 0, so x_0 = 0 ≠ x*
     V0s = [maps.V(e) for e in e0s]
     eps_abs = 1e-10 * V0s[0]
@@ -211,14 +218,16 @@ def comm_to_eps(prob: AffineVIP, eps: float, p: float | None = None, extra: int 
 
 
 def comm_sweep(family: str, kappas: list[float], seeds: list[int], eps: float) -> list[dict]:
-    """Expected communications p·t_ε per (seed, κ), with the Cor. 3.6 bound p·(ln(1/ε)/τ + 1)."""
+    """Expected communications p·t_ε per (instance seed, κ), with the Cor. 3.6 bound
+    p·(ln(1/ε)/τ + 1)."""
     rows = []
     for s in seeds:
         for kappa in kappas:
             prob = families.kappa_family(family, kappa, s)
             t_eps, _, sched = comm_to_eps(prob, eps)
             n_comm = sched["p"] * t_eps if t_eps is not None else math.inf
-            rows.append({"kappa": kappa, "seed": s, "ell_over_mu": prob.constants["ell"] /
+            rows.append({"kappa": kappa, "instance_seed": s,
+                         "ell_over_mu": prob.constants["ell"] /
                          prob.constants["mu"], "p": sched["p"], "t_eps": t_eps,
                          "N_comm": n_comm, "N_comm_bound": sched["p"] * sched["cap"]})
     return rows
@@ -230,9 +239,10 @@ def sweep_slope(rows: list[dict], key: str) -> object:
 
 
 def by_seed(rows: list[dict], seeds: list[int], key: str) -> dict[str, tuple[list, list]]:
-    """Figure series ``key`` vs κ, one per seed."""
-    return {f"seed {s}": ([float(r["kappa"]) for r in rows if r["seed"] == s],
-                          [float(r[key]) for r in rows if r["seed"] == s]) for s in seeds}
+    """Figure series ``key`` vs κ, one per instance seed."""
+    return {f"instance seed {s}": ([float(r["kappa"]) for r in rows if r["instance_seed"] == s],
+                                   [float(r[key]) for r in rows if r["instance_seed"] == s])
+            for s in seeds}
 
 
 @claim("proxskip.p6", title="Communications grow like κ (not √κ) on min-max G-norm",
@@ -249,7 +259,8 @@ def by_seed(rows: list[dict], seeds: list[int], key: str) -> dict[str, tuple[lis
                          "expected communications p·t_ε", logx=True))
 def p6(params: Params, seed: int) -> Measurement:
     """P6 (P8 on G-sym): log-log slope in κ of the exact p·t_ε (Cor. 3.6 [L182–L184])."""
-    seeds = [seed + k for k in range(params["seeds"])]
+    first = params["instance_seed"]
+    seeds = [first + k for k in range(params["seeds"])]  # instance seeds
     family = params["family"]
     rows = comm_sweep(family, list(params["kappas"]), seeds, params["eps"])
     run = RunConfig("proxskip-gda-fl", "proxskip-" + family.removesuffix("-shared"), seed=seed,
@@ -259,12 +270,13 @@ def p6(params: Params, seed: int) -> Measurement:
                            "not reach eps·V_0 within the theoretical horizon")
     fit = sweep_slope(rows, "N_comm")
     series = by_seed(rows, seeds, "N_comm")
-    series["bound √(2ℓ/μ) ln(1/ε)"] = by_seed(rows, [seed], "N_comm_bound")[f"seed {seed}"]
+    series["bound √(2ℓ/μ) ln(1/ε)"] = by_seed(rows, [first], "N_comm_bound")[
+        f"instance seed {first}"]
     evidence = {"slope_in_ell_over_mu": fit.slope / 2 if family == "g-norm" else fit.slope,
                 "rows": rows, "method": "exact second-moment recursion; N_comm = p·t_ε"}
     if family == "g-sym-shared":
         evidence["slope_random_eigenbases"] = sweep_slope(comm_sweep(
-            "g-sym", list(params["kappas"]), [seed], params["eps"]), "N_comm").slope
+            "g-sym", list(params["kappas"]), [first], params["eps"]), "N_comm").slope
         evidence["note"] = ("J_i = J_1 for every client, so μ_mean = μ and the bound's worst "
                             "case can be attained; with random eigenbases (plain g_sym) the "
                             "mean operator is better conditioned and the slope is below 0.5")
@@ -300,7 +312,7 @@ p8 = p6.variant(
                          "Jacobian)", "κ = L/μ", "communication ratio", logx=True))
 def p7(params: Params, seed: int) -> Measurement:
     """P7: log-log slope in κ of N_comm(p = 1)/N_comm(p = √(γμ)), exact (Cor. 3.6 [L182–L184])."""
-    seeds = [seed + k for k in range(params["seeds"])]
+    seeds = [params["instance_seed"] + k for k in range(params["seeds"])]  # instance seeds
     run = RunConfig("proxskip-gda-fl", "proxskip-g-norm", seed=seed,
                     sweeps={"kappa": params["kappas"], "p": [1.0]})
     rows, factor_dev = [], 0.0
@@ -319,7 +331,7 @@ def p7(params: Params, seed: int) -> Measurement:
             tail = EV1[1:][EV1[1:] > 1e-200]
             obs = float(np.exp(np.mean(np.diff(np.log(tail[len(tail) // 2:])))))
             factor_dev = max(factor_dev, gram_dev, abs(obs - fac) / fac)
-            rows.append({"kappa": kappa, "seed": s, "gamma": gamma, "p": p,
+            rows.append({"kappa": kappa, "instance_seed": s, "gamma": gamma, "p": p,
                          "N_comm_p1": t_one, "N_comm_skip": p * t_skip,
                          "ratio": t_one / (p * t_skip), "gram_minus_factor": gram_dev,
                          "p1_tail_factor": obs, "predicted_factor": fac})
@@ -343,7 +355,7 @@ def p10(params: Params, seed: int) -> Measurement:
     """P10: largest violation of Σ_i h_i = 0 and of consensus after communications (Section 4
     [L210], Alg. 2 [L212–L226])."""
     R = params["replicas"]
-    prob = families.g_norm(n=5, d=4, s=3.0, zeta_sq=10.0, seed=seed)
+    prob = families.g_norm(n=5, d=4, s=3.0, zeta_sq=10.0, seed=params["instance_seed"])
     gamma, p = algorithms.gda_steps(prob)
     T = int(math.ceil(25 / (gamma * prob.constants["mu"])))
     hstar = prob.f(np.broadcast_to(prob.z_star, (prob.n, prob.d)))
@@ -387,7 +399,7 @@ def p18(params: Params, seed: int) -> Measurement:
     """P18: max |z| of the mean communications in T = 400 iterations vs pT (Alg. 1 line 3
     [L125])."""
     R, T = params["replicas"], 400
-    prob = families.g_norm(n=3, d=4, s=3.0, seed=seed)
+    prob = families.g_norm(n=3, d=4, s=3.0, seed=params["instance_seed"])
     gamma, p_cor36 = algorithms.gda_steps(prob)
     ps = [0.05, p_cor36, 0.5, 0.9]
     alpha = (1 - params["level"]) / len(ps)
