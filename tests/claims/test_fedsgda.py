@@ -29,7 +29,8 @@ def _fields(v) -> None:
     assert v.statistic is not None and np.isfinite(v.statistic)
     assert v.predicted is not None and v.tolerance is not None
     assert v.evidence and v.figure is not None and v.figure.series
-    assert set(v.config) == {"algorithm", "problem", "set", "rounds", "seeds", "seed"}
+    assert set(v.config) == {"algorithm", "problem", "set", "rounds", "seeds", "seed",
+                             "instance_seed"}
     assert v.config["algorithm"] in catalog.algorithms()
     assert v.config["problem"] in catalog.problems()
 

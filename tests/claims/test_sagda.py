@@ -47,7 +47,8 @@ def test_verdict_fields(verdicts, cid):
     assert v.evidence and v.figure is not None and v.figure.series
     assert v.as_json()["id"] == cid
     if v.config:
-        assert set(v.config) == {"algorithm", "problem", "set", "rounds", "seeds", "seed"}
+        assert set(v.config) == {"algorithm", "problem", "set", "rounds", "seeds", "seed",
+                                 "instance_seed"}
 
 
 def test_bound_claims_evidence(verdicts):
