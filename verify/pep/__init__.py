@@ -202,12 +202,13 @@ def _module_of(file: Path, theorems: Sequence[Any]) -> ModuleType:
     """The module :func:`fedbounds.registry.load_file` made of ``file``: the one whose
     ``THEOREMS`` are the registered objects."""
     for module in list(sys.modules.values()):
+        listed = getattr(module, "__dict__", {}).get("THEOREMS")  # no module __getattr__
+        if not isinstance(listed, (list, tuple)) or len(listed) != len(theorems) or \
+                any(a is not b for a, b in zip(listed, theorems, strict=True)):
+            continue
         origin = getattr(module, "__file__", None)
         if origin and Path(origin).resolve() == file:
-            listed = getattr(module, "THEOREMS", ())
-            if len(listed) == len(theorems) and all(a is b for a, b in zip(listed, theorems,
-                                                                            strict=True)):
-                return module
+            return module
     raise RuntimeError(f"{file} was loaded, but its module is not in sys.modules")
 
 
