@@ -82,7 +82,7 @@ def _method(method: localgda.LocalGdaModel, values: dict, steps: int, json_: boo
     """A method without a theorem: its worst cases beside the closed forms where known."""
     result = method.solve(values, steps=steps)
     if json_:
-        emit_json({**result.as_json(), "model_info": method.as_json()})
+        emit_json({**result.as_json(), "model": method.as_json()})
         return
     table = Table(title=escape(f"{method.id}: {method.title}"), show_header=False)
     table.add_column("what")

@@ -216,7 +216,7 @@ def test_cli_reports_the_three_worst_cases():
     assert quantities["contraction"]["comparison"] == "matches"
     assert quantities["fixed point"]["comparison"] == "no closed form"
     assert quantities["fixed point"]["worst"] > quantities["bias"]["worst"]
-    assert doc["model_info"]["kind"] == "exact"
+    assert doc["id"] == "local-gda" and doc["model"]["kind"] == "exact"
     table = runner.invoke(app, args)
     assert table.exit_code == 0 and "matches" in table.stdout and "γ⁴ℓ²ζ²/4" in table.stdout
 

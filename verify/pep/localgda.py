@@ -191,7 +191,7 @@ class LocalGdaResult:
         return next(q for q in self.quantities if q.name == name)
 
     def as_json(self) -> dict[str, Any]:
-        return {"model": self.model, "values": self.values, "steps": self.steps,
+        return {"id": self.model, "values": self.values, "steps": self.steps,
                 "rounds": self.steps,
                 "quantities": {q.name: q.as_json() for q in self.quantities}}
 
