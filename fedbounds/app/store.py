@@ -1,0 +1,463 @@
+"""The result store: one SQLite file of verdicts and symbolic derivations, keyed by content.
+
+Where: ``--store PATH``, else the environment variable ``FEDBOUNDS_STORE``, else
+``.fedbounds/results.sqlite`` under the current folder; ``off`` (option or variable) runs
+without a store.
+
+A verdict's **key** is a SHA-256 of what determines it: the claim id, profile, noise seed,
+instance seed and parameter overrides, the fedbounds version, the claim's declaration (its
+parameters, profiles, rule and figure) and :func:`source_hash`. The source hash is coarse on
+purpose: it covers every ``.py`` file of ``fedbounds`` (but ``fedbounds/app``, the command line,
+which computes no result), ``fedbounds.problems``, ``fedbounds.verify`` and the plugin packages.
+A claim reaches into shared code (the executor, the problems' constants, the engine, the
+theorems it checks) along paths no import list states reliably; hashing all of it means that
+any change to the code that computes results invalidates every stored result, never that a
+stale result is reused. A measure function defined outside those folders (a test's stand-in)
+adds the hash of its own code and closure. Derivations of complexity
+(:func:`fedbounds.complexity.derive`) are keyed by theorem id, version and source hash.
+
+A row holds the verdict, statistic, prediction, tolerance, rule, evidence, run config, figure
+data, seconds, start and finish times (UTC), the backend and the environment (Python, numpy,
+scipy, sympy, BLAS, platform, host). Writes are one transaction per finished claim in WAL mode,
+so a crash or ``kill -9`` loses at most the claims still running, never a finished one, and
+leaves the file consistent; a key has at most one row (a recomputation replaces it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pickle
+import platform
+import re
+import socket
+import sqlite3
+import sys
+import time
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from functools import cache
+from importlib import metadata
+from importlib.util import find_spec
+from pathlib import Path
+from types import CodeType, FunctionType
+from typing import Any
+
+from fedbounds.errors import BadInput
+from fedbounds.verify.claim import ClaimSpec, Figure, Verdict
+
+ENV = "FEDBOUNDS_STORE"
+DEFAULT_PATH = Path(".fedbounds") / "results.sqlite"
+OFF = "off"
+SCHEMA_VERSION = 1
+BUSY_TIMEOUT_MS = 60_000
+
+ENVIRONMENT_COLUMNS = ("python", "numpy", "scipy", "sympy", "blas", "platform", "host")
+RESULT_COLUMNS = (
+    "key", "claim", "paper", "profile", "seed", "instance_seed", "overrides", "version",
+    "source_hash", "verdict", "statistic", "predicted", "tolerance", "rule", "evidence",
+    "config", "figure", "seconds", "started_at", "computed_at", "backend",
+    *ENVIRONMENT_COLUMNS,
+)
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS results (
+    key TEXT PRIMARY KEY, claim TEXT NOT NULL, paper TEXT NOT NULL, profile TEXT NOT NULL,
+    seed INTEGER NOT NULL, instance_seed INTEGER NOT NULL, overrides TEXT NOT NULL,
+    version TEXT NOT NULL, source_hash TEXT NOT NULL, verdict TEXT NOT NULL, statistic REAL,
+    predicted TEXT, tolerance TEXT, rule TEXT, evidence TEXT NOT NULL, config TEXT NOT NULL,
+    figure TEXT, seconds REAL, started_at TEXT, computed_at TEXT NOT NULL, backend TEXT,
+    {", ".join(f"{c} TEXT" for c in ENVIRONMENT_COLUMNS)});
+CREATE INDEX IF NOT EXISTS results_claim ON results (claim, seed);
+CREATE TABLE IF NOT EXISTS derivations (
+    key TEXT PRIMARY KEY, theorem TEXT NOT NULL, version TEXT NOT NULL,
+    source_hash TEXT NOT NULL, value BLOB NOT NULL, seconds REAL, computed_at TEXT NOT NULL);
+"""
+
+
+# ---- where -------------------------------------------------------------------------------------
+
+
+def store_path(option: str | None = None) -> Path | None:
+    """The store file: ``--store`` (``option``), else ``$FEDBOUNDS_STORE``, else
+    ``.fedbounds/results.sqlite``; None when either says ``off``."""
+    chosen = option if option else os.environ.get(ENV) or str(DEFAULT_PATH)
+    if chosen.strip().lower() == OFF:
+        return None
+    return Path(chosen).expanduser()
+
+
+# ---- keys --------------------------------------------------------------------------------------
+
+
+def version() -> str:
+    """The installed fedbounds version."""
+    try:
+        return metadata.version("fedbounds")
+    except metadata.PackageNotFoundError:
+        return "(not installed)"
+
+
+def source_roots() -> list[Path]:
+    """The folders whose ``.py`` files determine results: ``fedbounds`` (less ``app``), its
+    ``problems`` and ``verify`` packages, and every plugin package."""
+    from fedbounds import plugins
+
+    names = ["fedbounds", "fedbounds.problems", "fedbounds.verify", *plugins.plugin_packages()]
+    roots: list[Path] = []
+    for name in names:
+        try:
+            spec = find_spec(name)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is None:
+            continue
+        if spec.submodule_search_locations:
+            roots += [Path(p).resolve() for p in spec.submodule_search_locations]
+        elif spec.origin:
+            roots.append(Path(spec.origin).resolve())
+    return list(dict.fromkeys(roots))
+
+
+def _source_files() -> list[Path]:
+    app = Path(__file__).resolve().parent
+    files: set[Path] = set()
+    for root in source_roots():
+        found = [root] if root.is_file() else root.rglob("*.py")
+        files |= {f for f in found if f.suffix == ".py" and app not in f.parents}
+    return sorted(files)
+
+
+@cache
+def source_hash() -> str:
+    """SHA-256 over the relative name and bytes of every file of :func:`source_roots`."""
+    digest = hashlib.sha256()
+    for path in _source_files():
+        package_root = next(r for r in source_roots() if r == path or r in path.parents)
+        name = path.name if package_root == path else str(path.relative_to(package_root))
+        digest.update(f"{package_root.name}/{name}\0".encode())
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def _stable_repr(value: Any) -> str:
+    """``repr`` without memory addresses (a function in a closure names itself only)."""
+    return _ADDRESS.sub("", repr(value))
+
+
+def _code_digest(code: CodeType, digest: Any) -> None:
+    digest.update(code.co_code)
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            _code_digest(const, digest)
+        else:
+            digest.update(_stable_repr(const).encode())
+    digest.update(" ".join(code.co_names).encode())
+
+
+def _outside_sources(module_name: str) -> bool:
+    """Whether a module's file is outside :func:`source_roots` (so not in the source hash)."""
+    module = sys.modules.get(module_name)
+    file = getattr(module, "__file__", None)
+    if not file:
+        return True
+    path = Path(file).resolve()
+    return not any(root == path or root in path.parents for root in source_roots())
+
+
+def claim_fingerprint(spec: ClaimSpec) -> str:
+    """A claim's declaration (parameters, profiles, rule, figure, perturbation), plus the code
+    and closure of its measure function when that is defined outside the hashed sources."""
+    digest = hashlib.sha256()
+    for part in (spec.id, spec.params, spec.profiles, spec.rule, spec.figure, spec.perturb,
+                 spec.theorems, spec.errata):
+        digest.update(_stable_repr(part).encode() + b"\0")
+    measure = spec.measure
+    if isinstance(measure, FunctionType) and _outside_sources(measure.__module__):
+        _code_digest(measure.__code__, digest)
+        for cell in measure.__closure__ or ():
+            try:
+                digest.update(_stable_repr(cell.cell_contents).encode())
+            except ValueError:  # an empty cell
+                digest.update(b"<empty>")
+    return digest.hexdigest()
+
+
+def result_key(spec: ClaimSpec, profile: str, seed: int, instance_seed: int = 0,
+               overrides: Mapping[str, Any] | None = None) -> str:
+    """The content hash under which a claim's verdict is stored."""
+    parts = {"claim": spec.id, "profile": profile, "seed": seed,
+             "instance_seed": instance_seed, "overrides": _json(dict(overrides or {})),
+             "version": version(), "source": source_hash(), "spec": claim_fingerprint(spec)}
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+def derivation_key(theorem_id: str) -> str:
+    """The content hash under which a theorem's complexity derivation is stored."""
+    parts = {"theorem": theorem_id, "version": version(), "source": source_hash()}
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+# ---- environment -------------------------------------------------------------------------------
+
+
+@cache
+def environment() -> dict[str, str]:
+    """Python, numpy, scipy, sympy, BLAS, platform and host of this process."""
+    import numpy
+    import scipy
+    import sympy
+
+    return {"python": platform.python_version(), "numpy": numpy.__version__,
+            "scipy": scipy.__version__, "sympy": sympy.__version__, "blas": _blas(),
+            "platform": platform.platform(), "host": socket.gethostname()}
+
+
+def _blas() -> str:
+    """The BLAS numpy uses: threadpoolctl's view (library, version, threads) when installed,
+    else numpy's build configuration."""
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:
+        pass
+    else:
+        found = [f"{i.get('internal_api')} {i.get('version')} ({i.get('num_threads')} threads)"
+                 for i in threadpool_info() if i.get("user_api") == "blas"]
+        if found:
+            return "; ".join(found)
+    try:
+        import numpy
+
+        blas = numpy.show_config(mode="dicts")["Build Dependencies"]["blas"]
+        return f"{blas.get('name')} {blas.get('version')}"
+    except Exception:  # an older numpy or an unusual build: say so instead of failing
+        return "unknown"
+
+
+def now() -> str:
+    """The current time, UTC, ISO 8601 with microseconds."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+# ---- verdicts as rows --------------------------------------------------------------------------
+
+
+def _json(value: Any) -> str:
+    """JSON text; non-finite floats are kept (as NaN/Infinity) so figures round-trip."""
+    return json.dumps(value, sort_keys=False, allow_nan=True, default=_plain)
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if hasattr(value, "item"):
+        return value.item()
+    raise TypeError(f"{type(value).__name__} is not JSON data")
+
+
+def figure_json(figure: Figure | None) -> str | None:
+    """A figure's data as JSON text (series as [xs, ys] lists)."""
+    if figure is None:
+        return None
+    series = {name: [_json_list(xs), _json_list(ys)] for name, (xs, ys) in figure.series.items()}
+    return _json({"title": figure.title, "xlabel": figure.xlabel, "ylabel": figure.ylabel,
+                  "series": series, "logx": figure.logx, "logy": figure.logy,
+                  "hlines": figure.hlines, "kind": figure.kind})
+
+
+def _json_list(values: Any) -> list:
+    return json.loads(_json(values.tolist() if hasattr(values, "tolist") else list(values)))
+
+
+def figure_from_json(text: str | None) -> Figure | None:
+    """The inverse of :func:`figure_json`."""
+    if text is None:
+        return None
+    doc = json.loads(text)
+    series = {name: (xs, ys) for name, (xs, ys) in doc["series"].items()}
+    return Figure(doc["title"], doc["xlabel"], doc["ylabel"], series, doc["logx"], doc["logy"],
+                  doc["hlines"], doc["kind"])
+
+
+def normalized(verdict: Verdict) -> Verdict:
+    """The verdict as the store gives it back (JSON data throughout), so that a fresh verdict
+    and a stored one render to the same bytes."""
+    doc = verdict.as_json()
+    return Verdict(doc["id"], doc["verdict"], doc["statistic"], doc["predicted"],
+                   doc["tolerance"], json.loads(_json(doc["evidence"])),
+                   figure_from_json(figure_json(verdict.figure)), json.loads(_json(doc["config"])),
+                   doc["seconds"], doc["rule"], doc["seed"], doc["instance_seed"])
+
+
+def storable(verdict: Verdict) -> bool:
+    """Whether a verdict is a result (not a claim that raised: those are retried next time)."""
+    return "error" not in verdict.evidence
+
+
+def _verdict_of(row: sqlite3.Row) -> Verdict:
+    return Verdict(row["claim"], row["verdict"], row["statistic"], json.loads(row["predicted"]),
+                   json.loads(row["tolerance"]), json.loads(row["evidence"]),
+                   figure_from_json(row["figure"]), json.loads(row["config"]), row["seconds"],
+                   row["rule"] or "", row["seed"], row["instance_seed"])
+
+
+# ---- the store ---------------------------------------------------------------------------------
+
+
+class ResultStore:
+    """One SQLite file (see the module docstring). Use as a context manager or :meth:`close`."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000,
+                                      isolation_level=None)
+            self.db.row_factory = sqlite3.Row
+            self.db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            self.db.execute("PRAGMA journal_mode = WAL")
+            self.db.execute("PRAGMA synchronous = NORMAL")  # WAL: a killed process loses nothing
+            with self.transaction():
+                for statement in filter(str.strip, _SCHEMA.split(";")):
+                    self.db.execute(statement)
+                self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)",
+                                (str(SCHEMA_VERSION),))
+        except (sqlite3.DatabaseError, OSError) as e:
+            raise BadInput("--store", f"cannot use {self.path} as a result store: {e}") from None
+        schema = self.db.execute("SELECT value FROM meta WHERE name = 'schema'").fetchone()
+        if schema is None or int(schema[0]) != SCHEMA_VERSION:
+            raise BadInput("--store", f"{self.path} has store schema {schema and schema[0]}; "
+                                      f"this fedbounds reads schema {SCHEMA_VERSION}")
+
+    def __enter__(self) -> ResultStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.db.close()
+
+    class _Transaction:
+        def __init__(self, db: sqlite3.Connection) -> None:
+            self.db = db
+
+        def __enter__(self) -> sqlite3.Connection:
+            self.db.execute("BEGIN IMMEDIATE")
+            return self.db
+
+        def __exit__(self, kind: type | None, *rest: object) -> None:
+            self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+
+    def transaction(self) -> ResultStore._Transaction:
+        """``with store.transaction():`` one atomic write."""
+        return ResultStore._Transaction(self.db)
+
+    # -- verdicts
+
+    def get(self, key: str) -> Verdict | None:
+        """The stored verdict under ``key``, if any."""
+        row = self.db.execute("SELECT * FROM results WHERE key = ?", (key,)).fetchone()
+        return None if row is None else _verdict_of(row)
+
+    def put(self, key: str, verdict: Verdict, *, profile: str, overrides: Mapping[str, Any],
+            started_at: str, computed_at: str, backend: str,
+            env: Mapping[str, str] | None = None) -> None:
+        """Store (or replace) one verdict in its own transaction."""
+        env = dict(env or environment())
+        row = {
+            "key": key, "claim": verdict.id, "paper": verdict.id.split(".", 1)[0],
+            "profile": profile, "seed": verdict.seed, "instance_seed": verdict.instance_seed,
+            "overrides": _json(dict(overrides)), "version": version(),
+            "source_hash": source_hash(), "verdict": verdict.verdict,
+            "statistic": verdict.statistic, "predicted": _json(verdict.predicted),
+            "tolerance": _json(verdict.tolerance), "rule": verdict.rule,
+            "evidence": _json(verdict.as_json()["evidence"]),
+            "config": _json(verdict.as_json()["config"]), "figure": figure_json(verdict.figure),
+            "seconds": verdict.seconds, "started_at": started_at, "computed_at": computed_at,
+            "backend": backend, **{c: env.get(c) for c in ENVIRONMENT_COLUMNS}}
+        names = ", ".join(RESULT_COLUMNS)
+        marks = ", ".join(f":{c}" for c in RESULT_COLUMNS)
+        with self.transaction():
+            self.db.execute(f"INSERT OR REPLACE INTO results ({names}) VALUES ({marks})", row)
+
+    def rows(self, *, claim: str | None = None, paper: str | None = None,
+             seed: int | None = None, instance_seed: int | None = None,
+             verdict: str | None = None, profile: str | None = None) -> list[dict[str, Any]]:
+        """Stored results as plain rows (JSON columns as text), filtered, in claim order."""
+        where, args = [], []
+        for column, value in (("claim", claim), ("paper", paper), ("seed", seed),
+                              ("instance_seed", instance_seed), ("verdict", verdict),
+                              ("profile", profile)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                args.append(value)
+        sql = "SELECT * FROM results" + (" WHERE " + " AND ".join(where) if where else "")
+        rows = [dict(r) for r in self.db.execute(sql, args)]
+        return sorted(rows, key=lambda r: (_natural(r["claim"]), r["profile"], r["seed"],
+                                           r["instance_seed"], r["computed_at"]))
+
+    def count(self) -> int:
+        return self.db.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+
+    # -- derivations
+
+    def derivation(self, key: str) -> Any | None:
+        """A stored derivation (unpickled), if any."""
+        row = self.db.execute("SELECT value FROM derivations WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        try:
+            return pickle.loads(row[0])
+        except Exception:  # written by another version of a library: recompute it
+            return None
+
+    def put_derivation(self, key: str, theorem_id: str, value: Any, seconds: float) -> None:
+        with self.transaction():
+            self.db.execute("INSERT OR REPLACE INTO derivations VALUES (?, ?, ?, ?, ?, ?, ?)",
+                            (key, theorem_id, version(), source_hash(), pickle.dumps(value),
+                             seconds, now()))
+
+
+def open_store(path: Path | None) -> ResultStore | None:
+    """A :class:`ResultStore` at ``path``, or None for no store."""
+    return None if path is None else ResultStore(path)
+
+
+def cached_derive(theorem: Any, path: Path | None, fresh: bool = False,
+                  derive: Callable[[Any], Any] | None = None) -> Any:
+    """``derive(theorem)`` (:func:`fedbounds.complexity.derive` by default), from the store at
+    ``path`` when it holds it (unless ``fresh``), else computed and stored."""
+    if derive is None:
+        from fedbounds.complexity import derive
+    if path is None:
+        return derive(theorem)
+    with ResultStore(path) as store:
+        key = derivation_key(theorem.id)
+        if not fresh:
+            found = store.derivation(key)
+            if found is not None:
+                return found
+        start = time.perf_counter()
+        value = derive(theorem)
+        store.put_derivation(key, theorem.id, value, time.perf_counter() - start)
+        return value
+
+
+def _natural(claim_id: str) -> tuple:
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p)
+                 for p in re.split(r"(\d+)", claim_id))
+
+
+def decoded(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A row with its JSON columns parsed (for JSON output)."""
+    out = dict(row)
+    for column in ("overrides", "predicted", "tolerance", "evidence", "config", "figure"):
+        if out.get(column) is not None:
+            out[column] = json.loads(out[column])
+    return out
