@@ -2,7 +2,10 @@
 (a verdict per claim with statistic, prediction, tolerance and one SVG figure per claim).
 
 Written to ``reports/``: ``index.html``, ``<paper>.md`` and ``<paper>.html`` per paper,
-``figures/<claim>.svg`` and ``verdicts.json``. Everything is rendered into a temporary folder
+``figures/<claim>.svg`` and ``verdicts.json``. These files hold results only: nothing that
+changes from run to run with the same code and seeds (no time, seconds, host or backend), so a
+rerun leaves them byte for byte as they were; those live in the result store (:mod:`.store`),
+from which verdicts and complexity derivations are reused. Everything is rendered into a temporary folder
 beside the output and swapped in whole at the end (:mod:`.lifecycle`), so a failed, interrupted
 or killed run leaves the previous report or the new one, never a mix, and no temporary folder.
 An existing ``--out`` is replaced only if it is empty or an earlier report.
@@ -38,6 +41,7 @@ from fedbounds.verify import catalog
 from fedbounds.verify.claim import RunConfig
 
 from .lifecycle import replace_folder, sweep_stale, temp_folder, worker_pool
+from .store import cached_derive
 
 VERDICT_COLOURS = {"confirmed": "#1a7f37", "refuted": "#cf222e", "inconclusive": "#9a6700",
                    "diverged": "#8250df"}
@@ -111,8 +115,10 @@ def _num(x) -> str:
     return str(x)
 
 
-def theory(paper: str) -> dict:
-    """Statements, errata (with the claims that check them) and complexity rows of a paper."""
+def theory(paper: str, store: Path | None = None, fresh: bool = False) -> dict:
+    """Statements, errata (with the claims that check them) and complexity rows of a paper;
+    the complexity derivations come from the result store at ``store`` when it holds them
+    (unless ``fresh``)."""
     meta = registry.papers()[paper]
     thms = meta["theorems"]
     errata: dict[str, dict] = {}
@@ -125,7 +131,7 @@ def theory(paper: str) -> dict:
     for t in thms:
         if not (t.claimed or t.specializations):
             continue
-        rep = derive(t)
+        rep = cached_derive(t, store, fresh, derive)
         for reg in rep.regimes:
             for row in reg.rows:
                 complexity_rows.append({
@@ -183,36 +189,45 @@ def _figure_svg(fig, path: Path) -> None:
 
 def write_report(out: Path, profile: str = "quick", backend: str = "serial", seed: int = 0,
                  papers: list[str] | None = None,
-                 progress: Callable[[str], None] | None = None) -> dict:
-    """Run every claim, render the report and swap it into ``out`` whole; return a summary.
+                 progress: Callable[[str], None] | None = None, *, instance_seed: int = 0,
+                 store: Path | None = None, fresh: bool = False,
+                 scheduler: str | None = None) -> dict:
+    """Run every claim, render the report and swap it into ``out`` whole; return a summary
+    (each claim's JSON verdict, with ``cached`` when it came from the store).
 
     ``out`` must be missing, empty, or an earlier report (``BadInput("--out", …)`` otherwise,
-    before anything runs or is written)."""
+    before anything runs or is written). With a result store (``store``), stored verdicts and
+    derivations are reused and new ones stored; ``fresh`` recomputes (and replaces) them."""
 
-    from .runner import run_claims
+    from .runner import Plan, check_backend, run_tasks
 
+    check_backend(backend, scheduler)
     out = report_folder(out)
     sweep_stale(out.parent, out.name)
     keys = papers or list(registry.papers())
     all_claims = catalog.claims()
     ids = [c.id for c in all_claims.values() if c.paper in keys]
+    plan = Plan([(cid, seed) for cid in ids], profile, instance_seed, backend, store, fresh,
+                scheduler)
     # theory pages (symbolic complexity derivations) in worker processes while claims run here
     with worker_pool(2) as pool:
-        pending = {key: pool.submit(theory, key) for key in keys}
-        verdicts = {v.id: v for v in run_claims(ids, profile, seed, backend, progress)}
+        pending = {key: pool.submit(theory, key, store, fresh) for key in keys}
+        results = run_tasks(plan, progress)
         theories = {key: f.result() for key, f in pending.items()}
+    verdicts = {r.verdict.id: r.verdict for r in results}
     out.parent.mkdir(parents=True, exist_ok=True)
     with temp_folder(out.parent) as tmp:
-        summary = render_pages(tmp, keys, theories, verdicts, all_claims, profile=profile,
-                               seed=seed, backend=backend)
+        render_pages(tmp, keys, theories, verdicts, all_claims, profile=profile,
+                     seed=seed, instance_seed=instance_seed)
         report_folder(out)  # still ours to replace (nothing turned up there meanwhile)
         replace_folder(tmp, out)
-    return summary
+    return {"claims": [{**r.verdict.as_json(), "cached": r.cached} for r in results]}
 
 
 def render_pages(folder: Path, keys: list[str], theories: dict, verdicts: dict,
-                 all_claims: dict, profile: str, seed: int, backend: str) -> dict:
-    """Write every page, figure and ``verdicts.json`` of the report into ``folder``."""
+                 all_claims: dict, profile: str, seed: int, instance_seed: int = 0) -> dict:
+    """Write every page, figure and ``verdicts.json`` of the report into ``folder``: results
+    only (no seconds, times, host or backend), so equal results give equal bytes."""
     (folder / "figures").mkdir()
     env = _env()
     pages = []
@@ -235,17 +250,23 @@ def render_pages(folder: Path, keys: list[str], theories: dict, verdicts: dict,
                          "rerun": _rerun(v)})
         counts = {k: sum(r["v"].verdict == k for r in rows) for k in VERDICT_COLOURS}
         page = {"key": key, "theory": th, "rows": rows, "counts": counts,
-                "profile": profile, "seed": seed}
+                "profile": profile, "seed": seed, "instance_seed": instance_seed}
         for ext in ("md", "html"):
             _write_page(folder / f"{key}.{ext}",
                         env.get_template(f"paper.{ext}.j2").render(**page))
         pages.append(page)
     _write_page(folder / "index.html", env.get_template("index.html.j2").render(
-        pages=pages, profile=profile, seed=seed, backend=backend, version=_version()))
+        pages=pages, profile=profile, seed=seed, instance_seed=instance_seed,
+        version=_version()))
     ids = [c.id for c in all_claims.values() if c.paper in keys]
-    summary = {"claims": [verdicts[i].as_json() for i in ids]}
+    summary = {"claims": [tracked_json(verdicts[i]) for i in ids]}
     _write_page(folder / "verdicts.json", json.dumps(summary, indent=1, allow_nan=False) + "\n")
     return summary
+
+
+def tracked_json(verdict) -> dict:
+    """A verdict as ``verdicts.json`` holds it: its JSON without the run's seconds."""
+    return {k: v for k, v in verdict.as_json().items() if k != "seconds"}
 
 
 def _write_page(path: Path, text: str) -> None:

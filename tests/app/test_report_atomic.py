@@ -4,8 +4,9 @@ folder of someone else's files is refused (exit 2) without writing anything.
 
 The runs are ``fedbounds report --paper gda`` (the test plugin's paper, one small theorem, the
 only one loaded) in a subprocess whose claims are two fast stand-ins (seeded noise, so ``--seed
-1`` and ``--seed 2`` give different statistics, figures and pages) and whose claim timing is
-pinned to 0 s, so that two runs at one seed give the same bytes. The driver replaces one
+1`` and ``--seed 2`` give different statistics, figures and pages) and no result store (every
+run computes its claims). Nothing is pinned: two runs at one seed give the same bytes because
+the report holds results only (no seconds, times or host). The driver replaces one
 internal function by one that SIGKILLs the process on its k-th call; it loads everything once
 and runs each report in a forked child (the slow test also runs it as a fresh program).
 """
@@ -62,16 +63,7 @@ def stand_in(claim_id, drawn):
 
 CLAIMS = {c.id: c for c in (stand_in("gda.p901", True), stand_in("gda.p902", False))}
 catalog.claims = lambda: CLAIMS
-run_claim = runner.run_claim
-
-
-def timed_at_zero(*args):
-    verdict = run_claim(*args)
-    verdict.seconds = 0.0  # the only wall-clock value in the report's bytes
-    return verdict
-
-
-runner.run_claim = timed_at_zero
+os.environ["FEDBOUNDS_STORE"] = "off"  # every run computes (and so reaches) its claims
 calls = {}
 
 
@@ -141,8 +133,8 @@ computed = report.theory
 THEORY = computed("gda")
 
 
-def theory_once(paper):
-    return copy.deepcopy(THEORY) if paper == "gda" else computed(paper)
+def theory_once(paper, *store_and_fresh):
+    return copy.deepcopy(THEORY) if paper == "gda" else computed(paper, *store_and_fresh)
 
 
 report.theory = theory_once
