@@ -23,7 +23,8 @@ interpolable by these conditions, so every SDP value is the exact worst case. ("
 labelled so): each F_i μ-strongly monotone and L-Lipschitz with PEPit's pairwise conditions,
 which are necessary but not sufficient for interpolation (Ryu, Taylor, Bergeling, Giselsson,
 SIAM J. Optim. 2020): an upper bound on the worst case, exact where each operator is evaluated
-at two points only (one step of one round). It is a smaller class than the paper's.
+at two points only (z* and one more: the contraction at K = R = 1, the bias at K ≤ 2 and R = 1,
+the fixed point at K = 1). It is a smaller class than the paper's.
 
 Closed forms [derived]. One step from e = z − z* with u = F(z) − F(z*), a = ⟨u, e⟩/‖e‖² ∈ [μ, ℓ]
 and ‖u‖² ≤ ℓa‖e‖² (star class): ‖e − γu‖² ≤ (1 − γa(2 − γℓ))‖e‖², so ρ = max{1 − γμ(2 − γℓ),
@@ -35,6 +36,12 @@ u_i lies in the ball of centre −γℓg_i/2 and radius γℓ‖g_i‖/2, the ce
 quasi-strong monotonicity of γ²ℓζ²/2 ≥ γ²μζ² needs ℓ ≥ 2μ): γ⁴ℓ²ζ²/4 for every n. Lipschitz
 class, n = 2 (g_2 = −g_1): ‖u_1 + u_2‖/2 ≤ γζ√(L² − μ²), attained with both u_i = μe_i +
 γζ√(L² − μ²)w.
+
+Observed over the star class (fitted on small grids: tests/pep/test_localgda.py and claim
+proxskip.p26): one round from z* gives ≈ γ⁴ℓ²ζ²K²(K − 1)²/16 for small γℓ, approached from
+below (each step may turn by up to ℓ‖z − z*‖/2 while Σ_i F_i(z*) = 0 cancels the first order
+[heuristic]); the fixed point lies at a squared distance ∝ γ²(K − 1)²ζ². Neither changed
+with n (n = 2, 3, 4 gave equal values at K = 2, 3).
 
 The SDP is built for the operators γF_i with step 1 and, for the bias and the fixed point, in
 units of γζ (the length of one local step from z*), with F_i(x) − F_i(z*) = γ·const·v for a free
