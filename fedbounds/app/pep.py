@@ -115,7 +115,7 @@ def pep_cmd(theorem_id: Annotated[str, typer.Argument(metavar="ID")], more: More
             set_: SetOpt = None,
             steps: Annotated[int, typer.Option("--steps", help="method steps N: the measure "
                                                "is E[V_N] from V_0 ≤ 1 (the SDP grows like "
-                                               "2^N)")] = 1,
+                                               "2^N); rounds R for local-gda")] = 1,
             sweep: Annotated[str, typer.Option("--sweep", help="'kappa': worst-case "
                                                "communications to ε against κ (schedule of ID)"
                                                )] = "",
@@ -124,7 +124,11 @@ def pep_cmd(theorem_id: Annotated[str, typer.Argument(metavar="ID")], more: More
             epsilon: Annotated[str, typer.Option("--epsilon", help="accuracy ε of --sweep "
                                                  "kappa")] = "1e-6",
             theorems: TheoremsOpt = None, json_: JsonOpt = False) -> None:
-    """Exact worst case of ID's measure by performance estimation, beside the theorem."""
+    """Exact worst case of ID's measure by performance estimation, beside the theorem.
+
+    ID is a theorem with a PEP model (--theorems FILE.py also loads the file's PEP_MODELS), or
+    a method without a theorem: local-gda (paper's class) or local-gda.lipschitz, whose
+    contraction, heterogeneity bias and fixed point are shown beside closed forms."""
     pepmod.load_files(theorems, "--theorems")
     methods = pepmod.method_models()
     if theorem_id in methods:
