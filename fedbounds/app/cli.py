@@ -10,7 +10,7 @@ Exit codes: 0 done (``check``: feasible), 1 ``check`` infeasible, 2 bad input, 3
 
 from __future__ import annotations
 
-from . import numeric, pep, theory  # noqa: F401  (registers the commands)
+from . import numeric, pep, results, theory  # noqa: F401  (registers the commands)
 from .common import app
 
 
