@@ -9,7 +9,8 @@ see the same random numbers (common random numbers).
 
 The loop records each metric per iteration (``(iterations + 1, replicas)`` arrays), counts
 communications per replica, and stops with ``diverged`` (iteration and reason) when a metric
-becomes non-finite or exceeds ``blowup`` — never a crash, never a silent NaN.
+becomes non-finite or exceeds ``blowup``, or when a step raises a floating-point error
+(:data:`ARITHMETIC`: overflow, division by zero) — never a crash, never a silent NaN.
 """
 
 from __future__ import annotations
@@ -54,6 +55,18 @@ def generators(seed: int, names: list[str] | tuple[str, ...]) -> dict[str, np.ra
             for n in sorted(set(names))}
 
 
+# floating-point errors a step may raise (Python-float ``**`` and ``math`` calls, a division by
+# zero): each ends the run as ``diverged``, never as an exception
+ARITHMETIC = (OverflowError, FloatingPointError, ZeroDivisionError)
+
+
+def arithmetic_reason(error: ArithmeticError, where: str) -> str:
+    """The divergence reason of a floating-point error: overflow, division by zero, …"""
+    kind = {OverflowError: "overflow", ZeroDivisionError: "division by zero"}.get(
+        type(error), "floating-point error")
+    return f"{kind} in {where} ({type(error).__name__}: {error})"
+
+
 def execute(state: State, step: Step, iterations: int, *, replicas: int, seed: int,
             streams: Mapping[str, Draw] | None = None, metrics: Mapping[str, Metric],
             record_every: int = 1, blowup: float = 1e100) -> Trace:
@@ -62,8 +75,10 @@ def execute(state: State, step: Step, iterations: int, *, replicas: int, seed: i
 
     ``streams`` maps a stream name to ``draw(rng, replicas)``; each step receives
     ``draws = {name: draw(rng_name, replicas)}``. Divergence: the run stops at the first
-    recorded iteration where a metric is NaN/inf or above ``blowup``; the trace then ends
-    there with ``diverged=True``, ``diverged_at=t`` and a reason.
+    recorded iteration where a metric is NaN/inf or above ``blowup``, or at the first step (or
+    record) that raises a floating-point error (overflow, division by zero); the trace then
+    ends at the last complete record with ``diverged=True``, ``diverged_at=t`` (the iteration
+    that diverged) and a reason.
     """
     import time
 
@@ -83,23 +98,32 @@ def execute(state: State, step: Step, iterations: int, *, replicas: int, seed: i
         its[i] = t
         comm_rec[i] = comm
         bad = None
-        for k, f in metrics.items():
-            v = np.asarray(f(st), dtype=float)
-            rec[k][i] = v
-            if bad is None:
-                if not np.all(np.isfinite(v)):
-                    bad = f"{k} is not finite"
-                elif np.any(np.abs(v) > blowup):
-                    bad = f"{k} exceeds {blowup:g}"
+        try:
+            for k, f in metrics.items():
+                v = np.asarray(f(st), dtype=float)
+                rec[k][i] = v
+                if bad is None:
+                    if not np.all(np.isfinite(v)):
+                        bad = f"{k} is not finite"
+                    elif np.any(np.abs(v) > blowup):
+                        bad = f"{k} exceeds {blowup:g}"
+        except ARITHMETIC as e:  # the record is not finite: NaN, and the run stops here
+            for v in rec.values():
+                v[i] = np.nan
+            return arithmetic_reason(e, f"the metrics at t = {t}")
         return bad
 
-    i = 0
-    reason = record(0, 0, state)
-    t = 0
+    i, t = 0, 0
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        reason = record(0, 0, state)
         while reason is None and t < iterations:
             draws = {k: streams[k](rngs[k], replicas) for k in order}
-            state, communicated = step(state, draws, t)
+            try:
+                state, communicated = step(state, draws, t)
+            except ARITHMETIC as e:
+                t += 1
+                reason = arithmetic_reason(e, f"step {t}")
+                break
             comm += communicated
             t += 1
             if t % record_every == 0 or t == iterations:
