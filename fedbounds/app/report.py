@@ -5,9 +5,10 @@ Written to ``reports/``: ``index.html``, ``<paper>.md`` and ``<paper>.html`` per
 ``figures/<claim>.svg`` and ``verdicts.json``. These files hold results only: nothing that
 changes from run to run with the same code and seeds (no time, seconds, host or backend), so a
 rerun leaves them byte for byte as they were; those live in the result store (:mod:`.store`),
-from which verdicts and complexity derivations are reused. Everything is rendered into a temporary folder
-beside the output and swapped in whole at the end (:mod:`.lifecycle`), so a failed, interrupted
-or killed run leaves the previous report or the new one, never a mix, and no temporary folder.
+from which verdicts and complexity derivations are reused. Everything is rendered into a
+temporary folder beside the output and swapped in whole at the end (:mod:`.lifecycle`), so a
+failed, interrupted or killed run leaves the previous report or the new one, never a mix, and
+no temporary folder.
 An existing ``--out`` is replaced only if it is empty or an earlier report.
 
 Escaping: the HTML templates (``*.html.j2``) are autoescaped, so data is always text (a
