@@ -24,6 +24,7 @@ Families (line numbers [Lnnn] are lines of the arXiv v1 text of arXiv:2311.12652
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +33,7 @@ import sympy as sp
 from scipy import optimize
 
 from fedbounds.errors import BadInput
+from fedbounds.params import Param
 from fedbounds.theorems.feddro import COUNTEREXAMPLE
 
 from .base import ProblemEntry
@@ -56,6 +58,7 @@ class CompositionalProblem:
     x_star: np.ndarray
     x0: np.ndarray
     stochastic: bool
+    data_size: int = 1  # numbers of one client's data an exact oracle reads (DRO: m·d)
 
     # -- oracles: x (R, K, d) ------------------------------------------------------------------
     def sample_g(self, rng: np.random.Generator, R: int, b: int) -> Draw | None:
@@ -195,7 +198,7 @@ class ScalarFamily(CompositionalProblem):
 
     def _constants(self) -> dict[str, float]:
         abar = float(self.a.mean())
-        grid = np.linspace(-60, 60, 240001)
+        grid = np.linspace(-60, 60, GRID)
         dhk = self.w * (grid[:, None] - self.m) / np.sqrt((grid[:, None] - self.m) ** 2 + 1)
         delta_h = abs(self.het) * float(np.max(np.abs(dhk - dhk.mean(axis=1, keepdims=True)))) \
             if np.any(self.w) else 0.0
@@ -223,16 +226,21 @@ class ScalarFamily(CompositionalProblem):
 
 def _alternating(K: int) -> np.ndarray:
     if K < 2 or K % 2:
-        raise ValueError(f"K={K} must be an even integer >= 2 (client types alternate ±1)")
+        raise BadInput("K", f"K={K} must be an even integer >= 2 (client types alternate ±1)")
     return np.where(np.arange(K) % 2 == 0, 1.0, -1.0)
 
 
-def make_p1(params: dict[str, float], seed: int = 0) -> ScalarFamily:
+def _values(params: Mapping[str, Any], declared: Mapping[str, Param]) -> dict[str, float]:
+    """The declared parameters at ``params`` (defaults for the missing ones), as floats."""
+    return {k: float(params.get(k, p.default)) for k, p in declared.items()}
+
+
+def make_p1(params: Mapping[str, Any], seed: int = 0) -> ScalarFamily:
     """Family P1 (ours): g(x) = x, Φ(x) = √(x² + 4), x* = 0."""
-    vals = {k: float(params.get(k, v[0])) for k, v in _P1_PARAMS.items()}
+    vals = _values(params, _P1_PARAMS)
     sk = _alternating(int(vals["K"]))
     if vals["s"] < 0:
-        raise ValueError("s must be >= 0")
+        raise BadInput("s", "s must be >= 0")
     gs = vals["gscale"]  # g_k → gscale·g_k: B_g scales, Φ(x) = √(gscale² x² + 4)
     return ScalarFamily("feddro-p1", a=gs * (1 + vals["A"] * sk), c=-gs * vals["C"] * sk,
                         s=vals["s"], x0_value=vals["x0"], params=vals)
@@ -244,18 +252,18 @@ CE_SLOPES = np.array([float(sp.diff(g, COUNTEREXAMPLE.x)) for g in COUNTEREXAMPL
 CE_OFFSETS = np.array([float(g.subs(COUNTEREXAMPLE.x, 0)) for g in COUNTEREXAMPLE.g])  # (−4, 4)
 
 
-def make_counterexample(params: dict[str, float], seed: int = 0) -> ScalarFamily:
+def make_counterexample(params: Mapping[str, Any], seed: int = 0) -> ScalarFamily:
     """The Theorem 4.1 instance: P1 with A = 3, C = 4, K = 2, s = 0 (Appendix D [L432–L438])."""
-    vals = {"x0": float(params.get("x0", 0.5))}
+    vals = _values(params, CE_PARAMS)
     return ScalarFamily("feddro-counterexample", a=CE_SLOPES.copy(), c=CE_OFFSETS.copy(),
                         s=0.0, x0_value=vals["x0"], params=vals)
 
 
-def make_p2(params: dict[str, float], seed: int = 0) -> ScalarFamily:
+def make_p2(params: Mapping[str, Any], seed: int = 0) -> ScalarFamily:
     """Family P2 (ours): P1 plus h_k = w_k √((x − m_k)² + 1); A = C = 0.5 gives
     x* = −0.4766932835517673. ``het`` scales every client deviation (g_k − g and h_k − h, so
     Δ_g and Δ_h) by het and leaves g, h and Φ unchanged."""
-    vals = {k: float(params.get(k, v[0])) for k, v in _P2_PARAMS.items()}
+    vals = _values(params, _P2_PARAMS)
     sk = _alternating(int(vals["K"]))
     w = np.where(sk > 0, 1.0, 3.0)
     m = np.where(sk > 0, 2.0, -1.0)
@@ -265,14 +273,30 @@ def make_p2(params: dict[str, float], seed: int = 0) -> ScalarFamily:
                         x0_value=vals["x0"], params=vals, het=het)
 
 
-_P1_PARAMS: dict[str, tuple[float, str]] = {
-    "K": (2.0, "number of clients (even)"), "A": (0.5, "slope heterogeneity A (Δ_g = A)"),
-    "C": (0.5, "offset heterogeneity C"), "s": (1.0, "oracle noise size s"),
-    "x0": (0.5, "initial point x̄⁰"),
-    "gscale": (1.0, "scale of every g_k (B_g ∝ gscale; 1 = P1 as defined above)")}
-_P2_PARAMS: dict[str, tuple[float, str]] = {
-    **_P1_PARAMS, "s_h": (1.0, "noise on ∇h_k"), "alpha_h": (1.0, "scale of the h_k weights w_k"),
-    "het": (1.0, "heterogeneity scale: g_k − g and h_k − h times het (Φ unchanged)")}
+def _real(default: float, doc: str, low: float = -1e6, high: float = 1e6, **kw: Any) -> Param:
+    """A real parameter of the families: magnitudes up to 1e6 keep the constants finite."""
+    return Param(default, doc, low=low, high=high, **kw)
+
+
+CE_PARAMS: dict[str, Param] = {"x0": _real(0.5, "initial point x̄⁰")}
+_P1_PARAMS: dict[str, Param] = {
+    "K": Param(2, "number of clients (even)", int, low=2, high=10_000),
+    "A": _real(0.5, "slope heterogeneity A (Δ_g = A)"),
+    "C": _real(0.5, "offset heterogeneity C"), "s": _real(1.0, "oracle noise size s", low=0),
+    "x0": _real(0.5, "initial point x̄⁰"),
+    "gscale": _real(1.0, "scale of every g_k (B_g ∝ gscale; 1 = P1 as defined above)", low=0,
+                    low_open=True)}
+_P2_PARAMS: dict[str, Param] = {
+    **_P1_PARAMS, "s_h": _real(1.0, "noise on ∇h_k", low=0),
+    "alpha_h": _real(1.0, "scale of the h_k weights w_k", low=0),
+    "het": _real(1.0, "heterogeneity scale: g_k − g and h_k − h times het (Φ unchanged)", low=0)}
+GRID = 240001  # points of [−60, 60] on which a scalar family's Δ_h and L_Φ are computed
+
+
+def scalar_footprint(values: Mapping[str, Any]) -> tuple[float, float]:
+    """(numbers held, work to build) of a scalar family: K clients on the constants' grid."""
+    K = values.get("K", 2)
+    return 4.0 * GRID * K, 40.0 * GRID * K
 
 
 # ---------------------------------------------------------------------------------------------
@@ -304,6 +328,7 @@ class DRO(CompositionalProblem):
     def __post_init__(self) -> None:
         self.K, self.m, self.d = self.A.shape
         self.dg = 1
+        self.data_size = self.m * self.d
         self.stochastic = True
         self.Ay = self.A * self.y[..., None]  # margins z_i = (y_i a_i)ᵀ x
         self.x0 = np.zeros(self.d)
@@ -386,7 +411,10 @@ class DRO(CompositionalProblem):
         out: dict[str, float] = {"K": float(self.K), "lambda": lam, "radius": self.radius,
                                  "loss_max": lmax, "feature_norm_max": amax}
         if self.kind == "kl":
-            E = math.exp(lmax / lam)
+            try:
+                E = math.exp(lmax / lam)
+            except OverflowError:  # e^{ℓmax/λ} beyond a double: the bounds are infinite
+                E = math.inf
             out |= {"B_f": 1.0, "L_f": 1.0,  # f = log on g ≥ 1
                     "B_g": E * amax / lam, "L_g": E * amax**2 * (1 / lam**2 + 1 / (4 * lam)),
                     "L_h": 0.0, "sigma_h": 0.0, "Delta_h": 0.0,
@@ -419,23 +447,35 @@ def synthetic_classification(K: int, m: int, d: int, hetero: float, seed: int) -
     return A, y
 
 
-def make_dro(kind: str, defaults: dict[str, tuple[float, str]]):
+def make_dro(kind: str, defaults: Mapping[str, Param]):
     """The maker of the ``kind`` ('kl' or 'chi2') DRO family with these parameter defaults."""
-    def make(params: dict[str, float], seed: int = 0) -> DRO:
-        vals = {k: float(params.get(k, v[0])) for k, v in defaults.items()}
+    def make(params: Mapping[str, Any], seed: int = 0) -> DRO:
+        vals = _values(params, defaults)
         if vals["lam"] <= 0:
-            raise ValueError("lam must be > 0")
+            raise BadInput("lam", "lam must be > 0")
         A, y = synthetic_classification(int(vals["K"]), int(vals["m"]), int(vals["d"]),
                                         vals["hetero"], seed)
         return DRO(f"feddro-{kind}-dro", A, y, vals["lam"], kind, vals["radius"], vals)
     return make
 
 
-DRO_PARAMS: dict[str, tuple[float, str]] = {
-    "K": (4.0, "clients"), "m": (50.0, "samples per client (m_k = m/K, Appendix A.1 [L382])"),
-    "d": (5.0, "feature dimension"), "hetero": (1.0, "client heterogeneity"),
-    "lam": (1.0, "regularization λ"), "radius": (5.0, "ball ‖x‖ ≤ radius of the constants")}
-CHI2_PARAMS: dict[str, tuple[float, str]] = {**DRO_PARAMS, "lam": (2.0, "regularization λ")}
+DRO_PARAMS: dict[str, Param] = {
+    "K": Param(4, "clients", int, low=1, high=10_000),
+    "m": Param(50, "samples per client (m_k = m/K, Appendix A.1 [L382])", int, low=1,
+               high=1_000_000),
+    "d": Param(5, "feature dimension", int, low=1, high=10_000),
+    "hetero": _real(1.0, "client heterogeneity", low=0, high=1e3),
+    "lam": _real(1.0, "regularization λ", low=1e-3),
+    "radius": _real(5.0, "ball ‖x‖ ≤ radius of the constants", low=0, low_open=True,
+                    high=1e3)}
+CHI2_PARAMS: dict[str, Param] = {**DRO_PARAMS, "lam": _real(2.0, "regularization λ", low=1e-3)}
+
+
+def dro_footprint(values: Mapping[str, Any]) -> tuple[float, float]:
+    """(numbers held, work to build) of a DRO family: K·m samples of dimension d, and the
+    L-BFGS solve for x* (up to 2000 iterations over all samples)."""
+    data = float(values["K"]) * values["m"] * values["d"]
+    return 6.0 * data, 2e4 * data + 1e7
 
 
 # ---------------------------------------------------------------------------------------------
@@ -468,24 +508,26 @@ def kl_values(losses: np.ndarray, lam: float) -> dict[str, float]:
     return {"true": lam * lse, "paper_eq4": lse}
 
 
-def _entry(name: str, description: str, make: Any, params: dict[str, tuple[float, str]]) -> ProblemEntry:
-    return ProblemEntry(name, "feddro", description, make, params)
+def _entry(name: str, description: str, make: Any, params: Mapping[str, Param],
+           footprint: Any) -> ProblemEntry:
+    return ProblemEntry(name, "feddro", description, make, params, footprint)
 
 
 PROBLEMS = [
     _entry("feddro-counterexample", "Theorem 4.1 instance: K=2, g1=4x-4, g2=-2x+4, f=sqrt(y^2+4) "
-           "(Appendix D)", make_counterexample, {"x0": (0.5, "initial point x̄⁰")}),
+           "(Appendix D)", make_counterexample, CE_PARAMS, scalar_footprint),
     _entry("feddro-p1", "P1: linear heterogeneous g_k, Phi=sqrt(x^2+4), Gaussian oracles "
-           "(ours)", make_p1, _P1_PARAMS),
-    _entry("feddro-p2", "P2: P1 plus nonlinear heterogeneous h_k (ours)", make_p2, _P2_PARAMS),
+           "(ours)", make_p1, _P1_PARAMS, scalar_footprint),
+    _entry("feddro-p2", "P2: P1 plus nonlinear heterogeneous h_k (ours)", make_p2, _P2_PARAMS,
+           scalar_footprint),
     _entry("feddro-kl-dro", "KL-regularized DRO, logistic loss, heterogeneous synthetic clients "
-           "(eq. (4), Appendix A.1)", make_dro("kl", DRO_PARAMS), DRO_PARAMS),
+           "(eq. (4), Appendix A.1)", make_dro("kl", DRO_PARAMS), DRO_PARAMS, dro_footprint),
     _entry("feddro-chi2-dro", "chi^2-regularized DRO in the corrected CO form (eq. (5) corrected)",
-           make_dro("chi2", CHI2_PARAMS), CHI2_PARAMS),
+           make_dro("chi2", CHI2_PARAMS), CHI2_PARAMS, dro_footprint),
 ]
 
 
-def make(name: str, params: dict[str, float], seed: int = 0) -> CompositionalProblem:
+def make(name: str, params: Mapping[str, Any], seed: int = 0) -> CompositionalProblem:
     """The instance of the FedDRO problem family ``name`` (an entry of :data:`PROBLEMS`)."""
     entries = {p.name: p for p in PROBLEMS}
     if name not in entries:

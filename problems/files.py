@@ -19,11 +19,13 @@ The exact constants are those of :mod:`.minmax` (L_f, μ, κ, σ_G …) and :mod
 from __future__ import annotations
 
 import json
+import zipfile
 from pathlib import Path
 
 import numpy as np
 
 from fedbounds.errors import BadInput
+from fedbounds.params import DEFAULT_MAX_WORK, MEMORY_SHARE, memory_cap, within_cap
 
 from .minmax import MinMaxGame, constants
 from .proxskip import AffineVIP, build
@@ -34,11 +36,32 @@ OPERATOR = ("J", "b")
 OPTIONAL = ("weights",)
 
 
-def read_arrays(path: str | Path) -> dict[str, np.ndarray]:
-    """The arrays of a ``.npz`` file or a ``.json`` object of nested lists."""
+BYTES_PER_NUMBER = {".npz": 8, ".json": 4}  # at least this many bytes of file per number
+
+
+def _file_numbers(file: Path) -> float:
+    """An upper bound on the numbers the file holds, read before loading it: the uncompressed
+    sizes of a ``.npz``'s members, or the length of a ``.json`` text."""
+    if file.suffix == ".npz":
+        try:
+            with zipfile.ZipFile(file) as archive:
+                size = sum(info.file_size for info in archive.infolist())
+        except (zipfile.BadZipFile, OSError) as e:
+            raise BadInput(ARG, f"{file}: cannot read it ({e})") from None
+        return size / BYTES_PER_NUMBER[".npz"]
+    return file.stat().st_size / BYTES_PER_NUMBER.get(file.suffix, 1)
+
+
+def read_arrays(path: str | Path, max_work: float = DEFAULT_MAX_WORK) -> dict[str, np.ndarray]:
+    """The arrays of a ``.npz`` file or a ``.json`` object of nested lists (a file too large
+    for the memory cap of ``max_work`` is refused before it is read)."""
     file = Path(path)
     if not file.is_file():
         raise BadInput(ARG, f"{path}: no such file")
+    if file.suffix in BYTES_PER_NUMBER:
+        numbers = _file_numbers(file)
+        within_cap(ARG, f"the size of {file.name} (numbers it may hold)", numbers,
+                   memory_cap(max_work), needed=numbers * MEMORY_SHARE)
     try:
         if file.suffix == ".npz":
             with np.load(file, allow_pickle=False) as data:
@@ -147,10 +170,25 @@ def game_as_operator(g: MinMaxGame, name: str) -> AffineVIP:
     return AffineVIP(**{**vip.__dict__, "constants": {**vip.constants, **extra}})
 
 
-def load(path: str | Path, target: type) -> MinMaxGame | AffineVIP:
-    """The instance in ``path`` as a ``target`` (:class:`MinMaxGame` or :class:`AffineVIP`)."""
-    arrays = read_arrays(path)
+def check_size(arrays: dict[str, np.ndarray], max_work: float = DEFAULT_MAX_WORK) -> None:
+    """Refuse an instance whose exact constants (eigenvalue problems of each client's d × d
+    matrix, as in :mod:`.proxskip`) would take more than ``max_work`` (``--max-work``)."""
+    square = arrays["J"] if "J" in arrays else arrays["A"]
+    clients = float(square.shape[0]) if square.ndim >= 1 else 1.0
+    d = float(square.shape[-1]) if square.ndim == 3 else 1.0
+    if "C" in arrays and arrays["C"].ndim == 3:
+        d += arrays["C"].shape[-1]
+    within_cap(ARG, "the work of its exact constants, clients × (3d³ + 5e5)",
+               clients * (3 * d**3 + 5e5), max_work)
+
+
+def load(path: str | Path, target: type, *, max_work: float = DEFAULT_MAX_WORK
+         ) -> MinMaxGame | AffineVIP:
+    """The instance in ``path`` as a ``target`` (:class:`MinMaxGame` or :class:`AffineVIP`),
+    refused (exit 2) when it is too large for ``max_work``."""
+    arrays = read_arrays(path, max_work)
     kind = form(arrays)
+    check_size(arrays, max_work)
     name = f"file:{Path(path).name}"
     if target is MinMaxGame:
         if kind != "game":
@@ -167,7 +205,9 @@ def constants_of(path: str | Path) -> dict[str, dict[str, float]]:
     """Exact constants of the file's instance: ``game`` (if it is a game) and ``operator``."""
     arrays = read_arrays(path)
     out: dict[str, dict[str, float]] = {}
-    if form(arrays) == "game":
+    kind = form(arrays)
+    check_size(arrays)
+    if kind == "game":
         g = game(arrays, f"file:{Path(path).name}")
         out["game"] = dict(g.constants)
         if np.allclose(g.p, g.p[0]):

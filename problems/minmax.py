@@ -20,10 +20,15 @@ gradient is affine, ∇f_i(z) = H_i z + h_i with H_i = [[A_i, B_i], [B_iᵀ, −
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from itertools import product
+from typing import Any
 
 import numpy as np
+
+from fedbounds.errors import BadInput
+from fedbounds.params import Param
 
 from .base import ProblemEntry
 
@@ -203,16 +208,18 @@ def _zero_mean_unit(rng: np.random.Generator, p: np.ndarray, d: int) -> np.ndarr
     return e / np.sqrt(s) if s > 0 else e
 
 
-def make_game(params: dict[str, float] | None = None, seed: int = 0, name: str = "minmax-quadratic",
-              ) -> MinMaxGame:
+def make_game(params: Mapping[str, Any] | None = None, seed: int = 0,
+              name: str = "minmax-quadratic") -> MinMaxGame:
     """Build a game from ``params`` (see :data:`PARAMS`; missing keys take defaults)."""
-    q = {k: v[0] for k, v in PARAMS.items()}
+    q: dict[str, Any] = {k: p.default for k, p in PARAMS.items()}
     q.update(params or {})
     M, dx, dy = int(q["M"]), int(q["dx"]), int(q["dy"])
-    if M < 1 or dx < 1 or dy < 1:
-        raise ValueError("M, dx, dy must be positive integers")
+    for key, size in (("M", M), ("dx", dx), ("dy", dy)):
+        if size < 1:
+            raise BadInput(key, f"must be a positive integer, got {q[key]!r}")
     if q["mu"] <= 0 and q["radius"] <= 0:
-        raise ValueError("mu must be > 0 (or set radius > 0 for the NC-C variant with mu = 0)")
+        raise BadInput("mu", "must be > 0 (or set radius > 0 for the NC-C variant with "
+                       "mu = 0)")
     rng = np.random.default_rng([seed, 11])
     # weights: uniform (p_skew = 0) or geometric p_i ∝ (1 + p_skew)^{-i}
     p = (1.0 + q["p_skew"]) ** -np.arange(M, dtype=float)
@@ -242,6 +249,12 @@ def make_game(params: dict[str, float] | None = None, seed: int = 0, name: str =
     game = MinMaxGame(name=name, A=As, B=Bs, C=Cs, b=b, c=c, p=p, sigma_x=q["sigma_x"],
                       sigma_y=q["sigma_y"], beta_L=q["beta_L"], lam=q["lam"], radius=radius,
                       params=dict(q))
+    if game.affine:  # the saddle z* solves H̄ z = −h̄: it must exist and be unique
+        try:
+            game.z_star()
+        except np.linalg.LinAlgError:
+            raise BadInput("a", "the game has no unique saddle point (the mean joint Hessian "
+                           "[[A, B], [Bᵀ, −C]] is singular); change a, a_ratio or bxy") from None
     consts = constants(game)
     z0 = np.concatenate([np.full(dx, q["x0"]), np.full(dy, q["y0"])])
     fields = {k: v for k, v in game.__dict__.items() if not k.startswith("_")}
@@ -272,40 +285,73 @@ def constants(g: MinMaxGame) -> dict[str, float]:
     return out
 
 
-PARAMS: dict[str, tuple[float, str]] = {
-    "M": (10, "number of clients (M = n = N in the papers)"),
-    "dx": (2, "dimension of x"),
-    "dy": (2, "dimension of y"),
-    "a": (1.0, "largest eigenvalue of A (x-curvature)"),
-    "a_ratio": (0.5, "smallest/largest eigenvalue of A"),
-    "bxy": (1.0, "singular value of the coupling B"),
-    "mu": (1.0, "strong concavity μ = λ_min(C)"),
-    "c_ratio": (1.0, "λ_max(C)/λ_min(C)"),
-    "sigma_G": (1.0, "heterogeneity of the linear terms (σ_{x,G} = σ_{y,G} = σ_G exactly)"),
-    "hess_spread": (0.0, "spread of client Hessians A_i around A (0: identical Hessians)"),
-    "sigma_x": (0.0, "additive noise, E‖ξ_x‖² = σ_x²"),
-    "sigma_y": (0.0, "additive noise, E‖ξ_y‖² = σ_y²"),
-    "beta_L": (0.0, "multiplicative noise β_L (E‖ξ‖² += β_L²‖∇f_i‖²)"),
-    "lam": (0.0, "λ of the nonconvex term λ Σ cos x_j"),
-    "radius": (0.0, "NC-C variant: R with ‖y‖² ≤ R and C = 0 (0: off)"),
-    "p_skew": (0.0, "client weights p_i ∝ (1 + p_skew)^{-i} (0: uniform)"),
-    "x0": (1.0, "initial x (all coordinates)"),
-    "y0": (0.0, "initial y (all coordinates)"),
+def _real(default: float, doc: str, low: float = -1e6, high: float = 1e6, **kw: Any) -> Param:
+    """A real parameter of the games: magnitudes up to 1e6 keep every exact constant finite."""
+    return Param(default, doc, low=low, high=high, **kw)
+
+
+PARAMS: dict[str, Param] = {
+    "M": Param(10, "number of clients (M = n = N in the papers)", int, low=1, high=100_000),
+    "dx": Param(2, "dimension of x", int, low=1, high=1000),
+    "dy": Param(2, "dimension of y", int, low=1, high=1000),
+    "a": _real(1.0, "largest eigenvalue of A (x-curvature)"),
+    "a_ratio": _real(0.5, "smallest/largest eigenvalue of A"),
+    "bxy": _real(1.0, "singular value of the coupling B", low=0),
+    "mu": _real(1.0, "strong concavity μ = λ_min(C) (0 only with radius > 0)", low=0),
+    "c_ratio": _real(1.0, "λ_max(C)/λ_min(C)", low=1),
+    "sigma_G": _real(1.0, "heterogeneity of the linear terms (σ_{x,G} = σ_{y,G} = σ_G exactly)",
+                     low=0),
+    "hess_spread": _real(0.0, "spread of client Hessians A_i around A (0: identical Hessians)",
+                         low=0),
+    "sigma_x": _real(0.0, "additive noise, E‖ξ_x‖² = σ_x²", low=0),
+    "sigma_y": _real(0.0, "additive noise, E‖ξ_y‖² = σ_y²", low=0),
+    "beta_L": _real(0.0, "multiplicative noise β_L (E‖ξ‖² += β_L²‖∇f_i‖²)", low=0),
+    "lam": _real(0.0, "λ of the nonconvex term λ Σ cos x_j"),
+    "radius": _real(0.0, "NC-C variant: R with ‖y‖² ≤ R and C = 0 (0: off)", low=0),
+    "p_skew": _real(0.0, "client weights p_i ∝ (1 + p_skew)^{-i} (0: uniform)", low=0, high=100),
+    "x0": _real(1.0, "initial x (all coordinates)"),
+    "y0": _real(0.0, "initial y (all coordinates)"),
 }
 
 
-def _scalar(params: dict[str, float], seed: int) -> MinMaxGame:
+def _family(drop: tuple[str, ...] = (), **defaults: Any) -> dict[str, Param]:
+    """:data:`PARAMS` without ``drop`` and with the family's own defaults."""
+    return {k: replace(p, default=defaults.get(k, p.default)) for k, p in PARAMS.items()
+            if k not in drop}
+
+
+SCALAR_PARAMS = _family(("dx", "dy", "a_ratio"))  # dx = dy = 1: A = a, one eigenvalue
+COS_PARAMS = _family(lam=0.5)
+NCC_PARAMS = {**_family(("mu", "c_ratio"), radius=1.0),  # C = 0: μ and λ_max(C)/μ do not exist
+              "radius": _real(1.0, "R with ‖y‖² ≤ R (C = 0)", low=0, low_open=True)}
+
+
+def footprint(values: Mapping[str, Any], dx: int | None = None, dy: int | None = None
+              ) -> tuple[float, float]:
+    """(numbers held, work to build) of a game: M stacked (d × d) blocks and a 2-norm per
+    client; with λ ≠ 0 the exact L_f maximises over the 2^dx vertices of the cosine term."""
+    M = values["M"]
+    dx = values["dx"] if dx is None else dx
+    dy = values["dy"] if dy is None else dy
+    d = dx + dy
+    work = M * (10.0 * d**3 + 1e5)
+    if values.get("lam", 0):
+        work += M * 2.0**dx * (10.0 * d**3 + 1e5)
+    return 6.0 * M * d * d, work
+
+
+def _scalar(params: Mapping[str, Any], seed: int) -> MinMaxGame:
     """SAGDA P8 instance: f_i = ½x² + xy − ½y² + b_i x − c_i y (a = b = μ = 1, L_f = √2)."""
-    q = {"dx": 1, "dy": 1, "a_ratio": 1.0, **params}
+    q = {**params, "dx": 1, "dy": 1, "a_ratio": 1.0}
     return make_game(q, seed, "minmax-scalar")
 
 
-def _ncc(params: dict[str, float], seed: int) -> MinMaxGame:
-    q = {"radius": 1.0, "mu": 0.0, **params}
+def _ncc(params: Mapping[str, Any], seed: int) -> MinMaxGame:
+    q = {"radius": 1.0, **params, "mu": 0.0}
     return make_game(q, seed, "minmax-ncc")
 
 
-def _cos(params: dict[str, float], seed: int) -> MinMaxGame:
+def _cos(params: Mapping[str, Any], seed: int) -> MinMaxGame:
     q = {"lam": 0.5, **params}
     return make_game(q, seed, "minmax-cos")
 
@@ -313,10 +359,11 @@ def _cos(params: dict[str, float], seed: int) -> MinMaxGame:
 PROBLEMS = [
     ProblemEntry("minmax-quadratic", "sagda",
                  "min-max quadratic game f_i = ½xᵀAx + xᵀBy − ½yᵀCy + b_iᵀx − c_iᵀy, exact L_f, μ, σ_G",
-                 lambda params, seed: make_game(params, seed), PARAMS),
+                 lambda params, seed: make_game(params, seed), PARAMS, footprint),
     ProblemEntry("minmax-scalar", "sagda", "scalar game ½x² + xy − ½y² + b_i x − c_i y (SAGDA P8)",
-                 _scalar, PARAMS),
+                 _scalar, SCALAR_PARAMS, lambda v: footprint(v, 1, 1)),
     ProblemEntry("minmax-cos", "fednorm", "nonconvex-in-x game: quadratic + λ Σ cos x_j",
-                 _cos, PARAMS),
-    ProblemEntry("minmax-ncc", "fednorm", "NC-C game: C = 0, y in the ball ‖y‖² ≤ R", _ncc, PARAMS),
+                 _cos, COS_PARAMS, footprint),
+    ProblemEntry("minmax-ncc", "fednorm", "NC-C game: C = 0, y in the ball ‖y‖² ≤ R", _ncc,
+                 NCC_PARAMS, footprint),
 ]

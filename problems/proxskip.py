@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import math
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from fedbounds.errors import BadInput
+from fedbounds.params import Param
 
 from .base import ProblemEntry
 from .linalg import (
@@ -484,29 +486,56 @@ def random_monotone(rng: np.random.Generator, k: int, d: int, normal: bool) -> n
 
 # ---------------------------------------------------------------- CLI registry
 
+def _real(default: float | None, doc: str, low: float = 0.0, high: float = 1e6,
+          **kw: Any) -> Param:
+    """A real parameter of the families: magnitudes up to 1e6 keep the constants finite."""
+    return Param(default, doc, low=low, high=high, **kw)
+
+
+def _size(default: int, doc: str, low: int = 1, high: int = 10_000) -> Param:
+    return Param(default, doc, int, low=low, high=high)
+
+
+def _footprint(clients: Callable[[Mapping[str, Any]], tuple[int, int, int]]
+               ) -> Callable[[Mapping[str, Any]], tuple[float, float]]:
+    """(numbers held, work to build) from (n, samples per client m, d): n·m per-sample d × d
+    matrices, and exact constants: several eigenvalue problems for each client and the mean
+    operator (≈ 30d³ each), two for each sample (≈ 3d³ each, batched)."""
+    def footprint(values: Mapping[str, Any]) -> tuple[float, float]:
+        n, m, d = clients(values)
+        matrices = n * (m + 1.0)
+        work = (n + 1.0) * (30.0 * d**3 + 5e5) + n * m * (3.0 * d**3 + 5e5)
+        return 4.0 * matrices * d * d, work
+    return footprint
+
+
 def _entry(name: str, description: str, family: Callable[..., AffineVIP],
-           fam_params: dict[str, tuple[float, str]], generated: bool) -> ProblemEntry:
+           fam_params: dict[str, Param], generated: bool,
+           clients: Callable[[Mapping[str, Any]], tuple[int, int, int]]) -> ProblemEntry:
     """``generated``: the family has its own heterogeneity and finite sum (quadratic game, RLS),
-    so ``zeta_sq`` defaults to "as generated" and there is no finite-sum knob."""
-    knobs: dict[str, tuple[float, str]] = {
-        "noise_std": (0.0, "std of coupled additive Gaussian noise per client (σ_*² += n·std²)"),
+    so ``zeta_sq`` defaults to "as generated" and there is no finite-sum knob; ``clients`` gives
+    (n, samples per client, d) of the parameters, for the footprint."""
+    knobs: dict[str, Param] = {
+        "noise_std": _real(0.0, "std of coupled additive Gaussian noise per client "
+                                "(σ_*² += n·std²)"),
     }
     if generated:
-        knobs["zeta_sq"] = (-1.0, "heterogeneity Σ‖f_i(z*)‖² via the knob (−1: as generated)")
+        knobs["zeta_sq"] = _real(None, "heterogeneity Σ‖f_i(z*)‖² via the knob (default: as "
+                                       "generated)", high=1e12)
     else:
-        knobs["m"] = (0.0, "finite-sum samples per client (0: none)")
-        knobs["spread"] = (1.0, "finite-sum offset spread, (1/m)Σ_j‖ξ_ij‖² = spread²")
-        knobs["jac_spread"] = (0.0, "finite-sum Jacobian spread (0: J_ij = J_i, ℓ̂ = ℓ)")
+        knobs["m"] = _size(0, "finite-sum samples per client (0: none)", low=0)
+        knobs["spread"] = _real(1.0, "finite-sum offset spread, (1/m)Σ_j‖ξ_ij‖² = spread²")
+        knobs["jac_spread"] = _real(0.0, "finite-sum Jacobian spread (0: J_ij = J_i, ℓ̂ = ℓ)")
     allowed = {**fam_params, **knobs}
 
-    def make(params: dict[str, float], seed: int) -> AffineVIP:
+    def make(params: Mapping[str, Any], seed: int) -> AffineVIP:
         unknown = sorted(set(params) - set(allowed))
         if unknown:
             raise BadInput(unknown[0], f"unknown parameter for {name}; allowed: "
                            f"{', '.join(sorted(allowed))}")
-        p = {k: params.get(k, v[0]) for k, v in allowed.items()}
+        p = {k: params.get(k, v.default) for k, v in allowed.items()}
         prob = family(**{k: p[k] for k in fam_params}, seed=seed)
-        if generated and p["zeta_sq"] != -1.0:
+        if generated and p["zeta_sq"] is not None:
             prob = with_heterogeneity(prob, p["zeta_sq"], seed)
         if not generated and p["m"] != 0:
             prob = finite_sum(prob, m=p["m"], spread=p["spread"], seed=seed,
@@ -515,27 +544,39 @@ def _entry(name: str, description: str, family: Callable[..., AffineVIP],
             prob = with_noise(prob, p["noise_std"])
         return prob
 
+    def sized(values: Mapping[str, Any]) -> tuple[int, int, int]:
+        n, m, d = clients(values)
+        return n, (m if generated else values["m"]), d
+
     return ProblemEntry(name=name, paper=PAPER, description=description, make=make,
-                        params=allowed)
+                        params=allowed, footprint=_footprint(sized))
 
 
 PROBLEMS: list[ProblemEntry] = [
     _entry("proxskip-g-norm", "G-norm: J_i = μI + s K_i normal, ℓ = (μ²+s²)/μ, ℓ/μ = κ² "
            "(our generator)", g_norm,
-           {"n": (5, "clients"), "d": (4, "dimension (even)"), "mu": (1.0, "μ"),
-            "s": (3.0, "skew strength s (κ² = 1 + s²/μ²)"),
-            "zeta_sq": (1.0, "heterogeneity ζ² = Σ‖f_i(z*)‖²")}, False),
+           {"n": _size(5, "clients"), "d": _size(4, "dimension (even)", low=2, high=1000),
+            "mu": _real(1.0, "strong monotonicity μ of every J_i", low_open=True),
+            "s": _real(3.0, "skew strength s (κ² = 1 + s²/μ²)"),
+            "zeta_sq": _real(1.0, "heterogeneity ζ² = Σ‖f_i(z*)‖²", high=1e12)}, False,
+           lambda v: (v["n"], 0, v["d"])),
     _entry("proxskip-g-sym", "G-sym: symmetric J_i with spectrum in [μ, L], ℓ = L (ours)",
            g_sym,
-           {"n": (5, "clients"), "d": (4, "dimension"), "mu": (1.0, "μ"), "L": (10.0, "L"),
-            "zeta_sq": (1.0, "heterogeneity ζ² = Σ‖f_i(z*)‖²")}, False),
+           {"n": _size(5, "clients"), "d": _size(4, "dimension", high=1000),
+            "mu": _real(1.0, "smallest eigenvalue μ of every J_i", low_open=True),
+            "L": _real(10.0, "largest eigenvalue L of every J_i (>= μ)", low_open=True),
+            "zeta_sq": _real(1.0, "heterogeneity ζ² = Σ‖f_i(z*)‖²", high=1e12)}, False,
+           lambda v: (v["n"], 0, v["d"])),
     _entry("proxskip-quadratic-game", "quadratic game, eq. (5) [L282], finite sum of m samples "
            "per client", quadratic_game,
-           {"n": (20, "clients"), "m": (100, "samples per client"),
-            "d": (20, "total dimension (two players of d/2)")}, True),
+           {"n": _size(20, "clients"), "m": _size(100, "samples per client"),
+            "d": _size(20, "total dimension (two players of d/2, even)", low=2, high=1000)},
+           True, lambda v: (v["n"], v["m"], v["d"])),
     _entry("proxskip-rls", "robust least squares, eq. (6), Appendix G.1, contiguous row split "
            "(per-client μ_i = 0)", rls,
-           {"r": (200, "rows"), "s": (8, "features"), "n": (20, "clients (divides r)"),
-            "lam": (50.0, "penalty λ > 1"), "beta_std": (1.0, "β₀ std"),
-            "y_std": (0.01, "std of the noise in y₀")}, True),
+           {"r": _size(200, "rows", high=100_000), "s": _size(8, "features (<= r)", high=1000),
+            "n": _size(20, "clients (divides r)", high=100_000),
+            "lam": _real(50.0, "penalty λ > 1", low=1, low_open=True),
+            "beta_std": _real(1.0, "β₀ std"), "y_std": _real(0.01, "std of the noise in y₀")},
+           True, lambda v: (v["n"], v["r"] // v["n"], v["s"] + v["r"])),
 ]

@@ -87,7 +87,7 @@ def test_counterexample_coefficients_from_the_encoded_theorem() -> None:
 
 def test_public_dro_makers() -> None:
     # the χ² family defaults to λ = 2, the KL family to λ = 1; both with K = 4 clients
-    assert feddro.CHI2_PARAMS["lam"][0] == 2.0 and feddro.DRO_PARAMS["lam"][0] == 1.0
+    assert feddro.CHI2_PARAMS["lam"].default == 2.0 and feddro.DRO_PARAMS["lam"].default == 1.0
     kl = feddro.make_dro("kl", feddro.DRO_PARAMS)({"K": 4.0, "m": 20.0, "d": 3.0}, 1)
     same = feddro.make("feddro-kl-dro", {"K": 4.0, "m": 20.0, "d": 3.0}, 1)
     assert kl.constants == same.constants and kl.K == 4 and kl.lam == 1.0

@@ -430,8 +430,9 @@ def test_problem_registry() -> None:
         entry.make({"n": 2.5}, 0)
     with pytest.raises(ValueError, match="^bogus:"):
         entry.make({"bogus": 1.0}, 0)
-    for e in P.PROBLEMS:
-        assert all(isinstance(v[0], float | int) and v[1] for v in e.params.values())
+    for e in P.PROBLEMS:  # declared parameters (fedbounds.params.Param): kind, domain, meaning
+        assert all(p.kind in (int, float) and p.doc and p.high is not None
+                   for p in e.params.values())
 
 
 # ---------------------------------------------------------------- the claims' instances
