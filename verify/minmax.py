@@ -158,6 +158,22 @@ def server_observe(g: MinMaxGame, w: np.ndarray | None = None) -> dict[str, Call
     return out
 
 
+MOREAU_COST = 1e7  # an NC-C game's ‖∇Φ_{1/2L_f}‖²: a BFGS solve per replica and record (≈ 10 ms)
+
+
+def run_cost(g: MinMaxGame, clients: int, local: float, noise_steps: int = 0,
+             steps_param: str | None = None) -> dict[str, Any]:
+    """The cost model of a min-max method (:func:`verify.algorithm.check_run`): per replica
+    and local step, ``clients`` joint gradients with their gathered (d × d) Hessians; held at
+    once, those Hessians, ``noise_steps`` noise draws per client and the M clients' state;
+    recorded, ∇Φ (a BFGS solve per record for NC-C games, :data:`MOREAU_COST`)."""
+    d = g.d
+    return {"local_steps": float(local), "step_numbers": float(clients * d * d),
+            "held_numbers": float(clients * d * d + noise_steps * clients * d + g.M * (d + 1)),
+            "record_numbers": MOREAU_COST if g.radius is not None else float(d * d),
+            "steps_param": steps_param}
+
+
 def start(z: np.ndarray, replicas: int) -> np.ndarray:
     """The server model z (d,) repeated for every replica."""
     return np.broadcast_to(z, (replicas, z.shape[-1])).copy()

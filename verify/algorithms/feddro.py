@@ -41,7 +41,7 @@ from fedbounds.errors import BadInput
 from fedbounds.problems.feddro import PROBLEMS, CompositionalProblem, make
 
 from ..algorithm import Algorithm, Counterexample, Method, Param, simulate
-from ..exact.feddro import CASES, VARIANTS, counterexample, theorem_at
+from ..exact.feddro import CASES, VARIANTS, counterexample, literal_rounds, theorem_at
 from ..executor import Trace, average
 from ..fitting import mean_ci
 
@@ -129,6 +129,16 @@ def _streams(problem: CompositionalProblem, b: int, independent: bool = False) -
     return out
 
 
+def _cost(problem: CompositionalProblem, b: int) -> dict[str, float]:
+    """The cost model of a FedDRO method (:func:`~fedbounds.verify.algorithm.check_run`): per
+    replica, K clients each drawing b samples of dimension d, and the exact oracles over a
+    client's data (``problem.data_size`` numbers) for the metrics."""
+    K, d, data = problem.K, problem.d, getattr(problem, "data_size", 1)
+    batch = K * b * d * 4.0
+    return {"step_numbers": batch + K * data, "held_numbers": batch + K * data,
+            "record_numbers": 2.0 * K * data}
+
+
 def _local_step(problem: CompositionalProblem, x: np.ndarray, y_use: np.ndarray, zg: Any,
                 xi: Any, e: float) -> np.ndarray:
     """x_k − η(∇h_k(x_k; ξ) + ∇g_k(x_k; ζ)∇f(y_k)) (Algorithm 1, line 5, eq. (6) [L171, L180];
@@ -174,7 +184,8 @@ def build_fedavg_co(case: str) -> Callable[[CompositionalProblem, Mapping[str, A
                       streams=_streams(problem, b), constants=used, samples_per_step=3.0 * b,
                       config={"eta": eta, "T": config["T"], "I": I, "b": b,
                               "decay_sqrt": config["decay_sqrt"], "case": case,
-                              "variant": "literal" if literal else "proof"})
+                              "variant": "literal" if literal else "proof"},
+                      **_cost(problem, b))
     return build
 
 
@@ -214,7 +225,8 @@ def build_feddro(problem: CompositionalProblem, config: Mapping[str, Any]) -> Me
                   config={"eta": eta, "beta": beta, "T": config["T"], "I": I, "b": b,
                           "decay_sqrt": config["decay_sqrt"],
                           "batch_independent": config["batch_independent"],
-                          "ybar0_offset": config["ybar0_offset"]})
+                          "ybar0_offset": config["ybar0_offset"]},
+                  **_cost(problem, b))
 
 
 def _modified_fedavg(problem: CompositionalProblem, config: Mapping[str, Any]) -> Method:
@@ -225,15 +237,16 @@ _COMMON = {
     "eta": Param(None, "step size η > 0 (default √(|b|K/T), Theorem 5.1 [L234])", low=0,
                  low_open=True),
     "T": Param(100, "horizon T of the default η and β (default: the run's --rounds)", kind=int,
-               low=1),
-    "I": Param(1, "local steps between model averagings", kind=int, low=1),
-    "b": Param(1, "batch size |b|", kind=int, low=1),
+               low=1, high=10**15),
+    "I": Param(1, "local steps between model averagings", kind=int, low=1, high=10**15),
+    "b": Param(1, "batch size |b|", kind=int, low=1, high=10**6),
     "decay_sqrt": Param(0, "1: η^t = η/√(t+1)", kind=int, low=0, high=1)}
 _TRACKING = {
     **_COMMON,
     "batch_independent": Param(0, "1: independent batches for (7) and (8) (A3: eq. (16))",
                                kind=int, low=0, high=1),
-    "ybar0_offset": Param(0.0, "ȳ⁰ = g(x̄⁰) + offset (A2: ȳ⁰ is not specified)")}
+    "ybar0_offset": Param(0.0, "ȳ⁰ = g(x̄⁰) + offset (A2: ȳ⁰ is not specified)", low=-1e6,
+                          high=1e6)}
 
 FEDAVG_CO_CASE1 = Algorithm(
     "feddro-fedavg-co-case1", "feddro", "Algorithm 1 Case I: FedAvg for CO, only x shared "
@@ -252,7 +265,8 @@ FEDDRO = Algorithm(
     "feddro", "feddro", "FedDRO (Algorithm 2): STORM estimator (8) of g, ȳ every iteration, x "
     "every I; metric track at round t is the error of the ȳ iteration t−1 used",
     build_feddro, {**_TRACKING, "beta": Param(
-        None, "momentum β (default min(1, 4B_g⁴L_f²η), Theorem 5.1 [L234])", low=0, high=1)},
+        None, "momentum β (default min(1, 4B_g⁴L_f²η), Theorem 5.1 [L234])", low=0, high=1,
+        low_open=True)},
     FEDDRO_PROBLEMS, horizon="T")
 
 
@@ -383,8 +397,16 @@ def _run_counterexample(case: str, values: Mapping[str, Any], rounds: int,
     return counterexample(case, int(values["I"]), float(values["eta"]), rounds, **opts)
 
 
+def _counterexample_work(values: Mapping[str, Any], rounds: int) -> float:
+    """Work of a call (≈ 1000 per scalar local step, numbers touched): the rounds, the
+    fixed-point search on a grid (≈ 1e5 per local step) and, for the literal Case I, the
+    iteration to its fixed point (:func:`~fedbounds.verify.exact.feddro.literal_rounds`)."""
+    I = values["I"]
+    return 1e3 * I * rounds + 1e5 * I + 1e3 * I * literal_rounds(I)
+
+
 THM41_COUNTEREXAMPLE = Counterexample(
     "feddro.thm4.1", "FedAvg on the Theorem 4.1 instance", CASES,
-    {"I": Param(None, "local steps, integer >= 1", kind=int, low=1),
-     "eta": Param(None, "step size, > 0", low=0)},
-    _run_counterexample, _CE_OPTIONS)
+    {"I": Param(None, "local steps per round", kind=int, low=1, high=10**6),
+     "eta": Param(None, "step size η", low=0, low_open=True)},
+    _run_counterexample, _CE_OPTIONS, work=_counterexample_work, steps_param="I")

@@ -35,6 +35,7 @@ from ..minmax import (
     local_steps,
     noise_draw,
     project_y,
+    run_cost,
     sampled,
     server_observe,
     signed,
@@ -64,9 +65,15 @@ def a_l1(tau: np.ndarray, rho: float) -> np.ndarray:
 
 
 def taus(g: MinMaxGame, c: Mapping[str, Any]) -> np.ndarray:
-    """τ_i: ``tau`` (scalar or per-client sequence), or linearly spaced tau..tau_max."""
-    if np.ndim(c["tau"]) == 0 and c.get("tau_max") and c["tau_max"] > c["tau"]:
-        return as_taus(np.round(np.linspace(c["tau"], c["tau_max"], g.M)), g.M)
+    """τ_i: ``tau`` (scalar or per-client sequence), or linearly spaced tau..tau_max
+    (``tau_max`` 0, the declared "equal" value, or missing: every τ_i = tau; a ``tau_max``
+    below ``tau`` is refused, not ignored)."""
+    tau_max = c.get("tau_max", 0)
+    if np.ndim(c["tau"]) == 0 and tau_max:
+        if tau_max < c["tau"]:
+            raise BadInput("--set tau_max", f"tau_max = {tau_max} must be >= tau = {c['tau']} "
+                           "(or 0: equal local steps)")
+        return as_taus(np.round(np.linspace(c["tau"], tau_max, g.M)), g.M)
     return as_taus(c["tau"], g.M)
 
 
@@ -84,9 +91,9 @@ def build_fednorm(g: MinMaxGame, config: Mapping[str, Any], *, normalized: bool 
     c = dict(config)
     M, dx = g.M, g.dx
     tau = taus(g, c)
-    P = int(c["P"]) or M
+    P = M if c["P"] == 0 else int(c["P"])  # declared: P = 0 samples all n clients
     if not 1 <= P <= M:
-        raise BadInput("--set P", f"P = {P} must be in 1..n = {M}")
+        raise BadInput("--set P", f"P = {P} must be in 1..n = {M} (or 0: all n)")
     rho = float(c["rho"])
     if not 0 <= rho < 1:
         raise BadInput("--set rho", f"rho = {rho} must be in [0, 1)")
@@ -128,7 +135,9 @@ def build_fednorm(g: MinMaxGame, config: Mapping[str, Any], *, normalized: bool 
 
     resolved = {**c, "gamma_sx": gx, "gamma_sy": gy, "P": P, "tau_eff": tau_eff}
     return Method(init, step, observe=server_observe(g), streams=streams, config=resolved,
-                  samples_per_step=float(tau.mean()))
+                  samples_per_step=float(tau.mean()),
+                  **run_cost(g, P, int(tau.max()), int(tau.max()) if g.noisy else 0,
+                             "tau_max" if c.get("tau_max") else "tau"))
 
 
 PARAMS = {
@@ -136,12 +145,12 @@ PARAMS = {
     "eta_cy": Param(0.01, "client step η^c_y", low=0),
     "gamma_sx": Param(None, "server step γ^s_x (Fed-Norm; default η^c_x: App. A.1)", low=0),
     "gamma_sy": Param(None, "server step γ^s_y (Fed-Norm; default η^c_y: App. A.1)", low=0),
-    "tau": Param(1, "local steps τ (all clients)", kind=int, low=1),
+    "tau": Param(1, "local steps τ (all clients)", kind=int, low=1, high=10**6),
     "tau_max": Param(0, "heterogeneous τ_i linearly spaced tau..tau_max (0: equal)", kind=int,
-                     low=0),
-    "rho": Param(0.0, "local heavy-ball momentum ρ in [0, 1)", low=0),
-    "P": Param(0, "clients sampled per round (0: all n)", kind=int, low=0),
-    "S": Param(1, "snapshot period of the + variants", kind=int, low=1)}
+                     low=0, high=10**6),
+    "rho": Param(0.0, "local heavy-ball momentum ρ in [0, 1)", low=0, high=1, high_open=True),
+    "P": Param(0, "clients sampled per round (0: all n)", kind=int, low=0, high=100_000),
+    "S": Param(1, "snapshot period of the + variants", kind=int, low=1, high=10**15)}
 
 LOCAL_SGDA = Algorithm("local-sgda", "fednorm",
                        "Local SGDA: iterate averaging with weights p (Section 4.1)",

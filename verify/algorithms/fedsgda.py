@@ -39,6 +39,7 @@ from ..minmax import (
     noisy_grad,
     pair,
     project_y,
+    run_cost,
     server_observe,
     signed,
     start,
@@ -85,7 +86,8 @@ def build_plus(g: MinMaxGame, config: Mapping[str, Any]) -> Method[FedSGDAPlusSt
 
     return Method(init, step, observe=server_observe(g),
                   streams={"noise": noise_draw(Q, N, d)} if g.noisy else {},
-                  config=dict(config), samples_per_step=2 * b * Q)
+                  config=dict(config), samples_per_step=2 * b * Q,
+                  **run_cost(g, 2 * N, Q, Q if g.noisy else 0, "Q"))
 
 
 def build_m(g: MinMaxGame, config: Mapping[str, Any]) -> Method[FedSGDAMState]:
@@ -125,7 +127,8 @@ def build_m(g: MinMaxGame, config: Mapping[str, Any]) -> Method[FedSGDAMState]:
     return Method(init, step, observe=server_observe(g),
                   streams={"noise": lambda rng, R: rng.standard_normal((R, N, d))}
                   if g.noisy else {},
-                  config=dict(config), samples_per_step=2 * b)
+                  config=dict(config), samples_per_step=2 * b,
+                  **run_cost(g, 2 * N, 1, 3))
 
 
 # ---- the encoded schedules, realized for a game ------------------------------------------------
@@ -186,19 +189,20 @@ def cor313_config(constants: Mapping[str, float], N: int, NT0: int, nu: float = 
 FEDSGDA_PLUS = Algorithm(
     "fedsgda-plus", "fedsgda", "FedSGDA+: local SGDA+ with server steps (Alg. 1); --rounds = "
     "communication rounds", build_plus,
-    {"c_hat": Param(0.01, "local x step ĉ"), "c": Param(0.01, "local y step c"),
-     "eta_x": Param(1.0, "server step η_x"), "eta_y": Param(1.0, "server step η_y"),
-     "Q": Param(1, "local steps per round", kind=int, low=1),
-     "S": Param(1, "snapshot period (rounds)", kind=int, low=1),
-     "b": Param(1.0, "minibatch size (divides the noise variance)", low=1)},
+    {"c_hat": Param(0.01, "local x step ĉ", low=0), "c": Param(0.01, "local y step c", low=0),
+     "eta_x": Param(1.0, "server step η_x", low=0), "eta_y": Param(1.0, "server step η_y", low=0),
+     "Q": Param(1, "local steps per round", kind=int, low=1, high=10**6),
+     "S": Param(1, "snapshot period (rounds)", kind=int, low=1, high=10**15),
+     "b": Param(1.0, "minibatch size (divides the noise variance)", low=1, high=1e15)},
     MINMAX_PROBLEMS)
 FEDSGDA_M = Algorithm(
     "fedsgda-m", "fedsgda", "FedSGDA-M: local STORM momentum (Alg. 2); --rounds = local "
     "iterations T", build_m,
-    {"c_hat": Param(0.1, "x scale ĉ"), "c": Param(0.1, "y scale c"), "eta": Param(0.1, "step η"),
-     "alpha": Param(1.0, "momentum α in (0, 1] (1: none)", high=1),
-     "beta": Param(1.0, "momentum β in (0, 1] (1: none)", high=1),
-     "Q": Param(1, "communication period", kind=int, low=1),
-     "b": Param(1.0, "minibatch (divides the noise variance)", low=1),
-     "B": Param(1.0, "initial minibatch", low=1)},
+    {"c_hat": Param(0.1, "x scale ĉ", low=0), "c": Param(0.1, "y scale c", low=0),
+     "eta": Param(0.1, "step η", low=0),
+     "alpha": Param(1.0, "momentum α in (0, 1] (1: none)", low=0, low_open=True, high=1),
+     "beta": Param(1.0, "momentum β in (0, 1] (1: none)", low=0, low_open=True, high=1),
+     "Q": Param(1, "communication period", kind=int, low=1, high=10**15),
+     "b": Param(1.0, "minibatch (divides the noise variance)", low=1, high=1e15),
+     "B": Param(1.0, "initial minibatch", low=1, high=1e15)},
     MINMAX_PROBLEMS)

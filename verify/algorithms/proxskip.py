@@ -156,7 +156,7 @@ def lyapunov(problem: AffineVIP, gamma: float, p: float) -> dict[str, Observe]:
     stacked)."""
     z = problem.z_star
     fz = problem.f(np.broadcast_to(z, (problem.n, problem.d)))
-    weight = (gamma / p) ** 2
+    weight = _square(gamma / p)
     return {"dist_sq": lambda s: sq_norm(s.x - z),
             "V": lambda s: sq_norm(s.x - z) + weight * sq_norm(s.h - fz)}
 
@@ -165,6 +165,27 @@ def distance(problem: AffineVIP) -> dict[str, Observe]:
     """dist_sq = Σ_i‖x_i − z*‖²."""
     z = problem.z_star
     return {"dist_sq": lambda s: sq_norm(s.x - z)}
+
+
+def _square(x: float) -> float:
+    """x² as a Python float, +inf beyond the doubles (a huge step diverges, it does not crash)."""
+    try:
+        return x**2
+    except OverflowError:
+        return math.inf
+
+
+def run_cost(problem: AffineVIP, local: float = 1.0, calls: int = 1, record: float = 0.0,
+             steps_param: str | None = None) -> dict[str, Any]:
+    """The cost model of a ProxSkip method (:func:`fedbounds.verify.algorithm.check_run`): per
+    replica and local step, n matrix–vector products (d × d; a finite sum also gathers one
+    sampled J_ij per client); held at once, a few (n, d) arrays, ``calls`` oracle draws and the
+    gathered samples; recorded, the distances (plus ``record`` numbers)."""
+    n, d = problem.n, problem.d
+    gather = problem.Jij is not None
+    return {"local_steps": float(local), "step_numbers": float(n * d * d * (2 if gather else 1)),
+            "held_numbers": float(n * d * (4 + calls) + (n * d * d if gather else 0)),
+            "record_numbers": float(4 * n * d + record), "steps_param": steps_param}
 
 
 # ---- defaults from the encoded schedules ------------------------------------------------------
@@ -258,7 +279,7 @@ def proxskip_method(problem: AffineVIP, gamma: float, p: float, estimator: str =
 
     return Method(init, step, lyapunov(problem, gamma, p),
                   {"coin": coin(p), **estimator_streams(problem, estimator)},
-                  {"gamma": gamma, "p": p, "x0": x0})
+                  {"gamma": gamma, "p": p, "x0": x0}, **run_cost(problem))
 
 
 def svrg_method(problem: AffineVIP, gamma: float, p: float, q: float,
@@ -273,7 +294,10 @@ def svrg_method(problem: AffineVIP, gamma: float, p: float, q: float,
     Jij = problem.J[:, None] if problem.Jij is None else problem.Jij
     m, n = Jij.shape[1], problem.n
     z = problem.z_star
-    G = np.einsum("nmji,nmjk->nik", Jij, Jij) / m  # σ² at w: Σ_i (w_i − z*)ᵀ G_i (w_i − z*)
+    # σ² at w: Σ_i (w_i − z*)ᵀ G_i (w_i − z*), G_i = (1/m) Σ_j J_ijᵀ J_ij = (1/m) S_iᵀ S_i with
+    # S_i the m samples stacked as rows (one BLAS product per client)
+    stacked = Jij.reshape(n, m * Jij.shape[2], Jij.shape[3])
+    G = np.matmul(stacked.transpose(0, 2, 1), stacked) / m
 
     def init(replicas: int, seed: int = 0) -> SvrgState:
         x = stack(problem, replicas, x0)
@@ -290,12 +314,13 @@ def svrg_method(problem: AffineVIP, gamma: float, p: float, q: float,
         return np.einsum("rni,nik,rnk->r", e, G, e)
 
     observe = lyapunov(problem, gamma, p)
-    base_V, weight = observe["V"], 4.0 / q * gamma**2
+    base_V, weight = observe["V"], 4.0 / q * _square(gamma)
     observe["V"] = lambda s: base_V(s) + weight * sigma_sq(s)
     streams = {"coin": coin(p), "refresh": coin(q),
                "sample": lambda rng, R: rng.integers(0, m, size=(R, n))}
     return Method(init, step, observe, streams, {"gamma": gamma, "p": p, "q": q, "x0": x0},
-                  samples_per_step=2.0 + q * m)
+                  samples_per_step=2.0 + q * m,
+                  **run_cost(problem, 2.0, 2, record=float(n * problem.d**2)))
 
 
 def local_method(problem: AffineVIP, gamma: float, H: int, extragradient: bool = False,
@@ -325,7 +350,8 @@ def local_method(problem: AffineVIP, gamma: float, H: int, extragradient: bool =
 
     return Method(lambda R, seed=0: ConsensusState(stack(problem, R, x0)), step,
                   distance(problem), streams, {"gamma": gamma, "H": H, "x0": x0},
-                  samples_per_step=float(calls))
+                  samples_per_step=float(calls),
+                  **run_cost(problem, calls, calls if streams else 0, steps_param="H"))
 
 
 def projected_method(problem: AffineVIP, gamma: float, estimator: str = "gda",
@@ -341,7 +367,7 @@ def projected_method(problem: AffineVIP, gamma: float, estimator: str = "gda",
 
     return Method(lambda R, seed=0: ConsensusState(stack(problem, R, x0)), step,
                   distance(problem), estimator_streams(problem, estimator),
-                  {"gamma": gamma, "x0": x0})
+                  {"gamma": gamma, "x0": x0}, **run_cost(problem))
 
 
 def lockstep(first: Method, second: Method,
@@ -417,7 +443,8 @@ GAMMA = Param(None, "step size γ (default: the theorem's schedule)", low=0.0, l
 P_PARAM = Param(None, "communication probability p (default √(γμ), Cor. 3.5 [L174])", low=0.0,
                 high=1.0, low_open=True)
 X0 = Param(0.0, "initial point: every coordinate of every x_{i,0}")
-H_PARAM = Param(None, "local steps per round (default round(1/p), p = √(γμ))", kind=int, low=1)
+H_PARAM = Param(None, "local steps per round (default round(1/p), p = √(γμ))", kind=int, low=1,
+                high=10**6)
 ESTIMATOR = Param("gda", "oracle: gda (g_i = f_i) or sgda (noise / one sample)", kind=str,
                   choices=("gda", "sgda"))
 

@@ -37,6 +37,7 @@ from ..minmax import (
     noisy_grad,
     pair,
     project_y,
+    run_cost,
     sampled,
     server_observe,
     signed,
@@ -61,9 +62,9 @@ class SAGDA1State(NamedTuple):
 def build_sagda(g: MinMaxGame, config: Mapping[str, Any], option: int = 0) -> Method:
     """FSGDA (option 0), SAGDA Option I (1) or Option II (2) bound to a game; m = 0 means all M."""
     K, M, d = config["K"], g.M, g.d
-    m = config["m"] or M
+    m = M if config["m"] == 0 else config["m"]  # declared: m = 0 samples all M clients
     if not 1 <= m <= M:
-        raise BadInput("--set m", f"m = {m} must be in 1..M = {M}")
+        raise BadInput("--set m", f"m = {m} must be in 1..M = {M} (or 0: all M)")
     tau = as_taus(K, M)
     s_l = signed(g, config["eta_xl"], config["eta_yl"])
     eta_g = pair(g, config["eta_xg"], config["eta_yg"])
@@ -108,7 +109,8 @@ def build_sagda(g: MinMaxGame, config: Mapping[str, Any], option: int = 0) -> Me
     return Method(init, step, observe=server_observe(g), streams=streams,
                   config={**{k: config[k] for k in ("eta_xl", "eta_yl", "eta_xg", "eta_yg")},
                           "K": K, "m": m},
-                  samples_per_step=K + (1 if option else 0))
+                  samples_per_step=K + (1 if option else 0),
+                  **run_cost(g, m, K + (1 if option else 0), K if g.noisy else 0, "K"))
 
 
 def steps_for(gamma_x: float, gamma_y: float, eta_g: float, K: int) -> dict[str, float]:
@@ -140,10 +142,12 @@ def local_phase(g: MinMaxGame, zt: np.ndarray, eta: float, K: int, replicas: int
     return iterates, grads, grads_bar
 
 
-PARAMS = {"eta_xl": Param(0.01, "local step η_{x,l}"), "eta_yl": Param(0.01, "local step η_{y,l}"),
-          "eta_xg": Param(1.0, "server step η_{x,g}"), "eta_yg": Param(1.0, "server step η_{y,g}"),
-          "K": Param(1, "local steps K", kind=int, low=1),
-          "m": Param(0, "clients sampled per round m (0: all M)", kind=int, low=0)}
+PARAMS = {"eta_xl": Param(0.01, "local step η_{x,l}", low=0),
+          "eta_yl": Param(0.01, "local step η_{y,l}", low=0),
+          "eta_xg": Param(1.0, "server step η_{x,g}", low=0),
+          "eta_yg": Param(1.0, "server step η_{y,g}", low=0),
+          "K": Param(1, "local steps K", kind=int, low=1, high=10**6),
+          "m": Param(0, "clients sampled per round m (0: all M)", kind=int, low=0, high=100_000)}
 
 FSGDA = Algorithm("fsgda", "sagda", "FSGDA: federated SGDA with two-sided steps (Alg. 2)",
                   partial(build_sagda, option=0), PARAMS, MINMAX_PROBLEMS)

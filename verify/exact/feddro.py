@@ -112,30 +112,69 @@ def fixed_point_map(case: str, I: int, eta: float, near: float) -> tuple[float |
     return min(roots, key=lambda r: abs(r - near)), "root of R(x) = x (brentq), |R'| < 1"
 
 
+def literal_rounds(I: int, max_rounds: int = 200_000) -> int:
+    """Rounds :func:`iterate_literal` may take: ``max_rounds``, fewer for large I (at most
+    max(1000, 4e6/I) rounds, so at most about 4e6 local steps)."""
+    return min(max_rounds, max(1000, 4_000_000 // max(int(I), 1)))
+
+
 def iterate_literal(xb: float, y: tuple[float, float], I: int, eta: float,
                     max_rounds: int = 200_000) -> tuple[float | None, str]:
     """Fixed point of the literal Case I map (its state carries y), by iteration."""
-    for n in range(max_rounds):
+    rounds = literal_rounds(I, max_rounds)
+    for n in range(rounds):
         nxt, y = round_map(xb, [eta] * I, "I", "literal", y)
+        if not math.isfinite(nxt):
+            return None, f"the literal map left the doubles after {n} more rounds"
         if abs(nxt - xb) < 1e-15:
             return float(nxt), f"iterated the literal map to |Δ| < 1e-15 ({n} more rounds)"
         xb = nxt
-    return float(xb), f"not converged after {max_rounds} more rounds (last iterate)"
+    return float(xb), f"not converged after {rounds} more rounds (last iterate)"
 
 
-def trajectory(case: str, I: int, eta: float, rounds: int, *, decay: str | None = None,
-               variant: str = "proof", x0: float = X0) -> tuple[list[float], tuple[float, float]]:
-    """x̄ at each communication round of Algorithm 1 on the instance, and the last y carry.
-    ``decay='sqrt'``: η^t = η/√(t+1) per iteration t."""
+BLOWUP = 1e100  # |x̄| above this (or not finite) ends a trajectory as diverged
+
+
+class Trajectory(NamedTuple):
+    """x̄ per round up to the last finite one, the last y carry, and where and why the run
+    diverged (None if it did not)."""
+
+    xbar: list[float]
+    y: tuple[float, float]
+    diverged_at: int | None
+    reason: str | None
+
+
+def run_rounds(case: str, I: int, eta: float, rounds: int, *, decay: str | None = None,
+               variant: str = "proof", x0: float = X0) -> Trajectory:
+    """x̄ at each communication round of Algorithm 1 on the instance, stopping at the first
+    round where x̄ is not finite, exceeds :data:`BLOWUP` or overflows (diverged)."""
     xb = float(x0)
     y: tuple[float, float] = (xb, xb)  # y_k⁰ = ȳ⁰ = g(x̄⁰) = x̄⁰ (literal: Alg. 1, line 2)
     traj = [xb]
     for r in range(rounds):
         its = range(r * I, (r + 1) * I)
         etas = [eta / math.sqrt(t + 1) if decay == "sqrt" else eta for t in its]
-        xb, y = round_map(xb, etas, case, variant, y)
+        try:
+            nxt, y_next = round_map(xb, etas, case, variant, y)
+        except (OverflowError, ZeroDivisionError) as e:
+            return Trajectory(traj, y, r + 1, f"overflow in round {r + 1} ({e})")
+        if not math.isfinite(nxt):
+            return Trajectory(traj, y, r + 1, "x̄ is not finite")
+        if abs(nxt) > BLOWUP:
+            return Trajectory(traj, y, r + 1, f"|x̄| exceeds {BLOWUP:g}")
+        xb, y = nxt, y_next
         traj.append(float(xb))
-    return traj, y
+    return Trajectory(traj, y, None, None)
+
+
+def trajectory(case: str, I: int, eta: float, rounds: int, *, decay: str | None = None,
+               variant: str = "proof", x0: float = X0) -> tuple[list[float], tuple[float, float]]:
+    """x̄ at each communication round of Algorithm 1 on the instance, and the last y carry.
+    ``decay='sqrt'``: η^t = η/√(t+1) per iteration t. A diverging run ends at its last finite
+    round (:func:`run_rounds` says where and why)."""
+    run = run_rounds(case, I, eta, rounds, decay=decay, variant=variant, x0=x0)
+    return run.xbar, run.y
 
 
 def counterexample(case: str, I: int, eta: float, rounds: int = 50, decay: str | None = None,
@@ -144,8 +183,9 @@ def counterexample(case: str, I: int, eta: float, rounds: int = 50, decay: str |
 
     Returns the DESIGN ``counterexample`` shape {case, trajectory, final, fixed_point,
     grad_sq_final, lower_bound} plus fixed_point_eta0 (η → 0 limit), min_over_rounds, the
-    step bound C_η of the case and whether η < C_η. With ``decay='sqrt'`` ``fixed_point`` is
-    the η → 0 limit."""
+    step bound C_η of the case and whether η < C_η, and ``diverged``/``diverged_at``/``reason``
+    (a diverged run's trajectory ends at its last finite round, and no fixed point is
+    computed). With ``decay='sqrt'`` ``fixed_point`` is the η → 0 limit."""
     if case not in CASES:
         raise BadInput("--case", f"{case!r}: allowed {' or '.join(CASES)}")
     if isinstance(rounds, bool) or int(rounds) != rounds or rounds < 1:
@@ -153,9 +193,12 @@ def counterexample(case: str, I: int, eta: float, rounds: int = 50, decay: str |
     if not (math.isfinite(eta) and eta > 0):
         raise BadInput("--set eta", f"eta={eta!r} must be a finite number > 0")
     decay = None if decay == "none" else decay
-    traj, y = trajectory(case, I, eta, int(rounds), decay=decay, variant=variant, x0=x0)
+    run = run_rounds(case, I, eta, int(rounds), decay=decay, variant=variant, x0=x0)
+    traj, y = run.xbar, run.y
     fp0 = fixed_point_eta0(case, I)
-    if decay == "sqrt":
+    if run.reason is not None:
+        fp, how = None, "not computed: the run diverged"
+    elif decay == "sqrt":
         fp, how = fp0, "eta -> 0 limit (decaying steps)"
     elif variant == "literal" and case == "I":
         fp, how = iterate_literal(traj[-1], y, I, eta)
@@ -164,13 +207,15 @@ def counterexample(case: str, I: int, eta: float, rounds: int = 50, decay: str |
     final = traj[-1]
     return {
         "case": case, "trajectory": traj, "final": final, "fixed_point": fp,
-        "grad_sq_final": final**2 / (final**2 + 4), "lower_bound": LOWER_BOUND,
+        "grad_sq_final": final**2 / (final**2 + 4), "lower_bound": LOWER_BOUND,  # |x̄| ≤ 1e100
         "lower_bound_exact": "1/17", "fixed_point_eta0": fp0, "fixed_point_method": how,
         "min_over_rounds": min(traj), "x_star": 0.0, "I": I, "eta": eta, "decay": decay,
         "variant": variant, "rounds": int(rounds), "x0": float(x0), "C_eta": C_ETA[case],
         "eta_below_C_eta": bool(eta < C_ETA[case]),
         "grad_sq_fixed_point": None if fp is None else fp**2 / (fp**2 + 4),
         "distance_to_fixed_point": None if fp is None else abs(final - fp),
+        "diverged": run.reason is not None, "diverged_at": run.diverged_at, "reason": run.reason,
+        "final_round": len(traj) - 1,
     }
 
 
@@ -360,7 +405,9 @@ class TheoremValues(NamedTuple):
 
 def theorem_at(theorem_id: str, values: Mapping[str, Any]) -> TheoremValues:
     """Evaluate ``theorem_id`` with the engine: every input of the theorem must be in
-    ``values`` (floats; a bound input may also be an array, evaluated elementwise)."""
+    ``values`` (floats; a bound input may also be an array, evaluated elementwise). The
+    conditions need finite inputs (exact rationals): with an infinite constant (e.g. a DRO
+    instance whose e^{ℓ/λ} leaves the doubles) every condition is reported as failing."""
     thm = theorem(theorem_id)
     compiled = engine.compiled(thm)
     args = [np.asarray(values[n], dtype=float) if np.ndim(values[n]) else np.float64(values[n])
@@ -369,8 +416,10 @@ def theorem_at(theorem_id: str, values: Mapping[str, Any]) -> TheoremValues:
         warnings.simplefilter("ignore")
         terms = {t.name: f(*args) for t, f in compiled.terms}
         derived = {n: float(f(*args)) for n, f in compiled.derived}
-    _, results = engine.check(thm, {n: Fraction(float(values[n]))
-                                    for n in thm.condition_inputs()})
+    inputs = {n: float(values[n]) for n in thm.condition_inputs()}
+    if not all(math.isfinite(v) for v in inputs.values()):
+        return TheoremValues(terms, derived, {c.name: (math.nan, False) for c in thm.conditions})
+    _, results = engine.check(thm, {n: Fraction(v) for n, v in inputs.items()})
     return TheoremValues(terms, derived, {r.name: (r.rhs, r.holds) for r in results})
 
 
