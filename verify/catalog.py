@@ -115,11 +115,17 @@ def select_claims(target: str) -> list:
 
 
 def listing() -> dict[str, list[dict]]:
+    """Claims, algorithms and problems; an algorithm's and a problem's declared parameters
+    with their default, kind, domain and meaning (``fedbounds list --json``)."""
+    def params(declared: Any) -> dict[str, dict]:
+        return {k: p.describe() for k, p in declared.items()}
+
     return {
         "claims": [{"id": c.id, "paper": c.paper, "description": c.title, "source": c.source}
                    for c in claims().values()],
-        "algorithms": [{"id": a.name, "paper": a.paper, "description": a.description}
+        "algorithms": [{"id": a.name, "paper": a.paper, "description": a.description,
+                        "problems": list(a.problems), "params": params(a.params)}
                        for a in algorithms().values()],
-        "problems": [{"id": p.name, "paper": p.paper, "description": p.description}
-                     for p in problems().values()],
+        "problems": [{"id": p.name, "paper": p.paper, "description": p.description,
+                      "params": params(p.params)} for p in problems().values()],
     }

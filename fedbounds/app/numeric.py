@@ -15,8 +15,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from fedbounds.errors import BadInput
+from fedbounds.params import DEFAULT_MAX_WORK
+from fedbounds.parse import parse_number
 from fedbounds.problems import files as problem_files
-from fedbounds.verify.algorithm import Algorithm, run_document
+from fedbounds.verify.algorithm import Algorithm, build_instance, run_document
 
 from .common import (
     BackendOpt,
@@ -35,10 +37,39 @@ from .common import (
     out,
 )
 
+SEED_MAX = 2**63 - 1
+MaxWorkOpt = Annotated[str | None, typer.Option(
+    "--max-work", metavar="N", help=f"cap on the work of this call (≈ numbers touched; default "
+    f"{DEFAULT_MAX_WORK:.0e}, about a minute or two); raise it for a longer run")]
+
 
 def _check_profile(profile: str) -> None:
     if profile not in ("quick", "full"):
         raise BadInput("--profile", f"{profile!r} is not a profile; allowed: quick, full")
+
+
+def _check_backend(backend: str) -> None:
+    from .runner import BACKENDS
+
+    if backend not in BACKENDS:
+        raise BadInput("--backend", f"{backend!r} is not a backend; allowed: {', '.join(BACKENDS)}")
+
+
+def _check_seed(seed: int) -> int:
+    """--seed: an integer in [0, 2**63 - 1] (the root of every SeedSequence)."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
+        raise BadInput("--seed", f"must be an integer in [0, 2**63 - 1], got {seed!r}")
+    return seed
+
+
+def _max_work(text: str | None) -> float:
+    """--max-work: a positive number (default :data:`~fedbounds.params.DEFAULT_MAX_WORK`)."""
+    if text is None:
+        return float(DEFAULT_MAX_WORK)
+    value = parse_number(text, "--max-work")
+    if value <= 0:
+        raise BadInput("--max-work", f"must be a positive number, got {text!r}")
+    return float(value)
 
 
 def _progress(total: int, label: str) -> tuple[Progress, callable]:
@@ -66,32 +97,32 @@ def run(algorithm: Annotated[str, typer.Argument(metavar="ALGORITHM")],
         seed: SeedOpt = 0,
         iterates: Annotated[bool, typer.Option("--iterates", help="also report the iterate "
                                                "(server model / client average) per round")] = False,
+        max_work: MaxWorkOpt = None,
         json_: JsonOpt = False) -> None:
     """Run ALGORITHM on --problem (or --problem-file); step sizes and problem parameters are
-    --set values."""
+    --set values. A run that would exceed --max-work is refused before it starts; a run that
+    blows up reports diverged, the round and the reason."""
     from fedbounds.verify import catalog
 
     alg = catalog.lookup(catalog.algorithms(), algorithm, "ALGORITHM", "algorithm")
+    _positive(rounds, "--rounds")
+    _positive(seeds, "--seeds")
+    _check_seed(seed)
+    cap = _max_work(max_work)
+    values = assignments(set_, more)
     if problem_file is not None:
         if problem:
             raise BadInput("--problem-file", "give --problem or --problem-file, not both")
-        values = assignments(set_, more)
         _, aparams = _split(alg, None, values)
-        kind = type(catalog.problems()[alg.problems[0]].make({}, 0))
-        instance = problem_files.load(problem_file, kind)
-        doc = run_document(alg, instance.name, instance, aparams, _positive(rounds, "--rounds"),
-                                    _positive(seeds, "--seeds"), seed, iterates=iterates)
+        instance = problem_files.load(problem_file, _instance_type(alg), max_work=cap)
+        doc = run_document(alg, instance.name, instance, aparams, rounds, seeds, seed,
+                           iterates=iterates, max_work=cap)
         _show_run(doc, rounds, seeds, seed, json_)
         return
     if not problem:
         raise BadInput("--problem", "required; allowed: " + ", ".join(sorted(catalog.problems())))
     prob = catalog.lookup(catalog.problems(), problem, "--problem", "problem")
-    if rounds < 1:
-        raise BadInput("--rounds", f"must be a positive integer, got {rounds}")
-    if seeds < 1:
-        raise BadInput("--seeds", f"must be a positive integer, got {seeds}")
-    values = assignments(set_, more)
-    doc = _run_unit(alg, prob, values, rounds, seeds, seed, iterates)
+    doc = _run_unit(alg, prob, values, rounds, seeds, seed, iterates, cap)
     _show_run(doc, rounds, seeds, seed, json_)
 
 
@@ -151,6 +182,8 @@ def verify(target: Annotated[str, typer.Argument(metavar="[CLAIM|PAPER|all]")] =
     from .runner import run_claims
 
     _check_profile(profile)
+    _check_backend(backend)
+    _check_seed(seed)
     claims = catalog.select_claims(target)
     if not claims:
         raise BadInput("CLAIM", "no claims are registered yet")
@@ -188,6 +221,8 @@ def report(profile: ProfileOpt = "quick", backend: BackendOpt = "serial", seed: 
     from .report import write_report
 
     _check_profile(profile)
+    _check_backend(backend)
+    _check_seed(seed)
     for p in paper or []:
         if p not in registry.papers():
             raise BadInput("--paper", f"unknown paper {p!r}; allowed: {', '.join(registry.papers())}")
@@ -214,6 +249,7 @@ def counterexample(theorem_id: Annotated[str, typer.Argument(metavar="ID")],
                        "--decay", help="step decay, e.g. 'sqrt' (η/√(r+1)); default constant")] = None,
                    variant: Annotated[str | None, typer.Option(
                        "--variant", help="Case I: proof (default) or literal")] = None,
+                   max_work: MaxWorkOpt = None,
                    json_: JsonOpt = False) -> None:
     """A theorem's counterexample (e.g. FedDRO Theorem 4.1's FedAvg non-convergence): x̄ per round."""
     from fedbounds.verify import catalog
@@ -225,9 +261,9 @@ def counterexample(theorem_id: Annotated[str, typer.Argument(metavar="ID")],
     ce = table[theorem_id]
     if case not in ce.cases:
         raise BadInput("--case", f"{case!r}: allowed {' or '.join(ce.cases)}")
-    if rounds < 1:
-        raise BadInput("--rounds", f"must be a positive integer, got {rounds}")
-    values = ce.values({k: float(v) for k, v in assignments(set_, more).items()})
+    _positive(rounds, "--rounds")
+    cap = _max_work(max_work)
+    values = ce.values(assignments(set_, more))
     options = {}
     for name, given in (("decay", decay), ("variant", variant)):
         if name not in ce.options:
@@ -235,10 +271,8 @@ def counterexample(theorem_id: Annotated[str, typer.Argument(metavar="ID")],
                 raise BadInput(f"--{name}", f"{theorem_id} takes no --{name}")
             continue
         p = ce.options[name]
-        try:
-            options[name] = p.check(name, p.default if given is None else given)
-        except BadInput as e:
-            raise BadInput(f"--{name}", e.message) from None
+        options[name] = p.check(name, p.default if given is None else given, f"--{name}")
+    ce.check_work(values, rounds, cap)
     doc = ce.run(case, values, rounds, **options)
     if json_:
         emit_json(doc)
@@ -254,15 +288,25 @@ def counterexample(theorem_id: Annotated[str, typer.Argument(metavar="ID")],
     for r in sorted(set(shown)):
         t.add_row(str(r), f"{traj[r]:.12g}")
     out.print(t)
+    if doc.get("diverged"):
+        err.print(f"[magenta]diverged[/] at round {doc.get('diverged_at')}: "
+                  f"{doc.get('reason')}; x̄ above is the last finite round", highlight=False)
     out.print(f"fixed point {g(doc.get('fixed_point'))}; ‖∇Φ‖² at the last round "
               f"{g(doc.get('grad_sq_final'))} (paper's lower bound {g(doc.get('lower_bound'))})")
 
 
+def _instance_type(alg: Algorithm) -> type:
+    """The type of instance ALGORITHM runs on: that of its first declared problem's default."""
+    from fedbounds.verify import catalog
+
+    return type(catalog.problems()[alg.problems[0]].make({}, 0))
+
+
 def _split(alg, prob, values: dict) -> tuple[dict, dict]:
     """--set values for the problem (none for a problem file) and for the algorithm; an
-    unknown name is an error."""
+    unknown name is an error. Values stay exact: each is checked against its declaration."""
     known = prob.params if prob is not None else {}
-    pparams = {k: float(v) for k, v in values.items() if k in known}
+    pparams = {k: v for k, v in values.items() if k in known}
     aparams = {k: v for k, v in values.items() if k in alg.params and k not in known}
     unknown = sorted(set(values) - set(pparams) - set(aparams))
     if unknown:
@@ -280,16 +324,12 @@ def _positive(value: int, argument: str) -> int:
 
 
 def _run_unit(alg: Algorithm, prob, values: dict, rounds: int, seeds: int, seed: int,
-              iterates: bool = False) -> dict:
-    if alg.problems and prob.name not in alg.problems:
+              iterates: bool = False, max_work: float = DEFAULT_MAX_WORK) -> dict:
+    if prob.name not in alg.problems:
         raise BadInput("--problem", f"{alg.name} does not run on {prob.name}; allowed: "
                        f"{', '.join(alg.problems)}")
     pparams, aparams = _split(alg, prob, values)
-    try:
-        instance = prob.make(pparams, seed)
-    except BadInput as e:
-        name = e.argument.removeprefix("--set ").strip()
-        raise BadInput(f"--set {name}", e.message) from None
-    except ValueError as e:
-        raise BadInput("--set", str(e)) from None
-    return run_document(alg, prob.name, instance, aparams, rounds, seeds, seed, iterates=iterates)
+    alg.config(aparams)  # the algorithm's values are refused before the instance is built
+    instance = build_instance(prob, pparams, seed, max_work=max_work)
+    return run_document(alg, prob.name, instance, aparams, rounds, seeds, seed,
+                        iterates=iterates, max_work=max_work)
