@@ -1,7 +1,8 @@
 """Numeric commands of the CLI: ``run``, ``verify``, ``report``, ``counterexample``.
 
 They sit on :mod:`verify` (executor, algorithms, claims); the theory commands live in
-:mod:`fedbounds.app.cli`. Verdicts are computed from runs every time.
+:mod:`fedbounds.app.cli`. Verdicts are computed from runs, or taken from the result store
+(:mod:`.store`) when the same code computed them with the same inputs.
 """
 
 from __future__ import annotations
@@ -171,41 +172,131 @@ def constants(problem_file: Annotated[Path, typer.Option(
         _constants_table(f"{view} constants (exact)", values)
 
 
+InstanceSeedOpt = Annotated[int, typer.Option(
+    "--instance-seed", help="seed of the problem instances (games, operators, data, initial "
+    "points); --seed is the noise seed")]
+SeedsOpt = Annotated[int, typer.Option(
+    "--seeds", metavar="N", help="run N noise seeds (--seed, --seed + 1, …) with the instance "
+    "fixed and report each claim's verdict counts and agreement")]
+StoreOpt = Annotated[str | None, typer.Option(
+    "--store", metavar="PATH", help="result store (default $FEDBOUNDS_STORE or "
+    ".fedbounds/results.sqlite; 'off' for none): stored results are reused, new ones added")]
+FreshOpt = Annotated[bool, typer.Option(
+    "--fresh", help="recompute every result (and replace it in the store)")]
+SchedulerOpt = Annotated[str | None, typer.Option(
+    "--scheduler", metavar="ADDRESS", help="with --backend dask: an existing cluster's "
+    "scheduler (e.g. tcp://host:8786) instead of a local one")]
+VERDICT_COLOURS = {"confirmed": "green", "refuted": "red", "inconclusive": "yellow",
+                   "diverged": "magenta"}
+
+
+def _check_run_options(profile: str, backend: str, scheduler: str | None, seed: int,
+                       instance_seed: int, seeds: int = 1) -> None:
+    """verify's and report's options, checked before any claim runs."""
+    from fedbounds.verify.claim import check_seed
+
+    from .runner import check_backend
+
+    _check_profile(profile)
+    check_backend(backend, scheduler)
+    _check_seed(seed)
+    check_seed(instance_seed, "--instance-seed")
+    _positive(seeds, "--seeds")
+    if seed + seeds - 1 > SEED_MAX:
+        raise BadInput("--seeds", f"--seed {seed} + {seeds} seeds passes 2**63 - 1")
+
+
 @app.command()
 @guarded
 def verify(target: Annotated[str, typer.Argument(metavar="[CLAIM|PAPER|all]")] = "all",
            profile: ProfileOpt = "quick", backend: BackendOpt = "serial", seed: SeedOpt = 0,
+           instance_seed: InstanceSeedOpt = 0, seeds: SeedsOpt = 1, store: StoreOpt = None,
+           fresh: FreshOpt = False, scheduler: SchedulerOpt = None,
            json_: JsonOpt = False) -> None:
-    """Run claims and compute a verdict for each (confirmed/refuted/inconclusive/diverged)."""
+    """Run claims and compute a verdict for each (confirmed/refuted/inconclusive/diverged);
+    results already in the store are reused (``cached``) unless --fresh."""
     from fedbounds.verify import catalog
 
-    from .runner import run_claims
+    from .runner import Plan, run_tasks
+    from .store import store_path
 
-    _check_profile(profile)
-    _check_backend(backend)
-    _check_seed(seed)
+    _check_run_options(profile, backend, scheduler, seed, instance_seed, seeds)
     claims = catalog.select_claims(target)
     if not claims:
         raise BadInput("CLAIM", "no claims are registered yet")
-    prog, step = _progress(len(claims), "verify")
+    noise = list(range(seed, seed + seeds))
+    plan = Plan([(c.id, s) for c in claims for s in noise], profile, instance_seed, backend,
+                store_path(store), fresh, scheduler)
+    prog, step = _progress(len(plan.tasks), "verify")
     with prog:
-        verdicts = run_claims([c.id for c in claims], profile, seed, backend, step)
-    if json_:
-        emit_json({"claims": [v.as_json() for v in verdicts]})
+        results = run_tasks(plan, step)
+    if seeds > 1:
+        _show_seed_spread(target, profile, noise, instance_seed, claims, results, json_)
         return
-    t = Table(title=f"verify {target} (profile {profile}, seed {seed})")
+    verdicts = [r.verdict for r in results]
+    if json_:
+        emit_json({"claims": [{**r.verdict.as_json(), "cached": r.cached} for r in results]})
+        return
+    t = Table(title=f"verify {target} (profile {profile}, seed {seed}, instance seed "
+                    f"{instance_seed})")
     for col in ("claim", "verdict", "statistic", "predicted", "tolerance", "s"):
         t.add_column(col, no_wrap=col == "claim")
-    colours = {"confirmed": "green", "refuted": "red", "inconclusive": "yellow", "diverged": "magenta"}
-    for v in verdicts:
-        t.add_row(v.id, f"[{colours[v.verdict]}]{v.verdict}[/]", fmt(v.statistic),
-                  fmt(v.predicted), fmt(v.tolerance), g(v.seconds))
+    for r in results:
+        v = r.verdict
+        t.add_row(v.id, f"[{VERDICT_COLOURS[v.verdict]}]{v.verdict}[/]", fmt(v.statistic),
+                  fmt(v.predicted), fmt(v.tolerance),
+                  g(v.seconds) + (" (stored)" if r.cached else ""))
     out.print(t)
     counts = Counter(v.verdict for v in verdicts)
-    out.print(", ".join(f"{n} {k}" for k, n in counts.items()))
+    out.print(", ".join(f"{n} {k}" for k, n in counts.items()) + _stored_note(results))
     for v in verdicts:
         if "error" in v.evidence:
             err.print(f"[yellow]{v.id}[/]: {v.evidence['error']}", highlight=False)
+
+
+def _stored_note(results: list) -> str:
+    cached = sum(r.cached for r in results)
+    return f"; {cached} from the result store (--fresh recomputes)" if cached else ""
+
+
+def seed_spread(claim_id: str, results: list) -> dict:
+    """One claim over several noise seeds: verdict counts, the most common verdict and the
+    share of seeds that gave it (agreement), the refutation rate and the statistic's range."""
+    runs = [r for r in results if r.verdict.id == claim_id]
+    counts = Counter(r.verdict.verdict for r in runs)
+    top, top_count = counts.most_common(1)[0]
+    stats = sorted(r.verdict.statistic for r in runs if r.verdict.statistic is not None)
+    return {"id": claim_id, "verdict": top, "agreement": top_count / len(runs),
+            "refutation_rate": counts.get("refuted", 0) / len(runs),
+            "counts": {k: counts.get(k, 0) for k in VERDICT_COLOURS},
+            "statistic": ({"min": stats[0], "median": stats[len(stats) // 2], "max": stats[-1]}
+                          if stats else None),
+            "runs": [{**r.verdict.as_json(), "cached": r.cached} for r in runs]}
+
+
+def _show_seed_spread(target: str, profile: str, noise: list[int], instance_seed: int,
+                      claims: list, results: list, json_: bool) -> None:
+    """verify --seeds N: per claim, verdict counts and agreement over the noise seeds."""
+    rows = [seed_spread(c.id, results) for c in claims]
+    if json_:
+        emit_json({"profile": profile, "seeds": noise, "instance_seed": instance_seed,
+                   "claims": rows})
+        return
+    t = Table(title=f"verify {target} over {len(noise)} noise seeds {noise[0]}–{noise[-1]} "
+                    f"(instance seed {instance_seed} fixed, profile {profile})")
+    for col in ("claim", "verdict", "agreement", *VERDICT_COLOURS, "refuted %",
+                "statistic (min – max)"):
+        t.add_column(col, no_wrap=col == "claim")
+    for row in rows:
+        stat = row["statistic"]
+        t.add_row(row["id"], f"[{VERDICT_COLOURS[row['verdict']]}]{row['verdict']}[/]",
+                  f"{row['agreement']:.0%}", *(str(row["counts"][k]) for k in VERDICT_COLOURS),
+                  f"{row['refutation_rate']:.0%}",
+                  f"{g(stat['min'])} – {g(stat['max'])}" if stat else "—")
+    out.print(t)
+    note = _stored_note(results)
+    if note:
+        out.print(note.lstrip("; "))
 
 
 @app.command()
@@ -213,29 +304,36 @@ def verify(target: Annotated[str, typer.Argument(metavar="[CLAIM|PAPER|all]")] =
 def report(profile: ProfileOpt = "quick", backend: BackendOpt = "serial", seed: SeedOpt = 0,
            out_dir: Annotated[Path, typer.Option("--out", help="output folder")] = Path("reports"),
            paper: Annotated[list[str] | None, typer.Option("--paper", help="only these papers")] = None,
-           json_: JsonOpt = False) -> None:
-    """Run every claim and write reports/index.html, <paper>.md/.html and one SVG per claim."""
+           instance_seed: InstanceSeedOpt = 0, store: StoreOpt = None, fresh: FreshOpt = False,
+           scheduler: SchedulerOpt = None, json_: JsonOpt = False) -> None:
+    """Run every claim and write reports/index.html, <paper>.md/.html and one SVG per claim.
+    Verdicts and complexity derivations already in the store are reused unless --fresh; the
+    written files hold results only (no times), so an unchanged result leaves them as they
+    were."""
     from fedbounds import registry
     from fedbounds.verify import catalog
 
     from .report import write_report
+    from .store import store_path
 
-    _check_profile(profile)
-    _check_backend(backend)
-    _check_seed(seed)
+    _check_run_options(profile, backend, scheduler, seed, instance_seed)
     for p in paper or []:
         if p not in registry.papers():
             raise BadInput("--paper", f"unknown paper {p!r}; allowed: {', '.join(registry.papers())}")
     n = sum(1 for c in catalog.claims().values() if not paper or c.paper in paper)
     prog, step = _progress(n, "report")
     with prog:
-        summary = write_report(out_dir, profile, backend, seed, paper, step)
+        summary = write_report(out_dir, profile, backend, seed, paper, step,
+                               instance_seed=instance_seed, store=store_path(store), fresh=fresh,
+                               scheduler=scheduler)
     if json_:
         emit_json({"out": str(out_dir), **summary})
         return
     counts = Counter(c["verdict"] for c in summary["claims"])
+    cached = sum(c["cached"] for c in summary["claims"])
     out.print(f"wrote {out_dir}/index.html ({len(summary['claims'])} claims: "
-              + ", ".join(f"{k} {v}" for k, v in counts.items()) + ")")
+              + ", ".join(f"{k} {v}" for k, v in counts.items())
+              + (f"; {cached} from the result store" if cached else "") + ")")
 
 
 @app.command()
