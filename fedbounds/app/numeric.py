@@ -39,6 +39,9 @@ from .common import (
 )
 
 SEED_MAX = 2**63 - 1
+InstanceSeedOpt = Annotated[int, typer.Option(
+    "--instance-seed", help="seed of the problem instances (games, operators, data, initial "
+    "points); --seed is the noise seed")]
 MaxWorkOpt = Annotated[str | None, typer.Option(
     "--max-work", metavar="N", help=f"cap on the work of this call (≈ numbers touched; default "
     f"{DEFAULT_MAX_WORK:.0e}, about a minute or two); raise it for a longer run")]
@@ -96,24 +99,31 @@ def run(algorithm: Annotated[str, typer.Argument(metavar="ALGORITHM")],
         rounds: Annotated[int, typer.Option("--rounds", help="communication rounds / iterations")] = 100,
         seeds: Annotated[int, typer.Option("--seeds", help="replicas (independent runs)")] = 1,
         seed: SeedOpt = 0,
+        instance_seed: InstanceSeedOpt = 0,
         iterates: Annotated[bool, typer.Option("--iterates", help="also report the iterate "
                                                "(server model / client average) per round")] = False,
         max_work: MaxWorkOpt = None,
         json_: JsonOpt = False) -> None:
     """Run ALGORITHM on --problem (or --problem-file); step sizes and problem parameters are
     --set values. A run that would exceed --max-work is refused before it starts; a run that
-    blows up reports diverged, the round and the reason."""
+    blows up reports diverged, the round and the reason. --instance-seed builds the --problem
+    instance, --seed draws the noise."""
     from fedbounds.verify import catalog
+    from fedbounds.verify.claim import check_seed
 
     alg = catalog.lookup(catalog.algorithms(), algorithm, "ALGORITHM", "algorithm")
     _positive(rounds, "--rounds")
     _positive(seeds, "--seeds")
     _check_seed(seed)
+    check_seed(instance_seed, "--instance-seed")
     cap = _max_work(max_work)
     values = assignments(set_, more)
     if problem_file is not None:
         if problem:
             raise BadInput("--problem-file", "give --problem or --problem-file, not both")
+        if instance_seed:
+            raise BadInput("--instance-seed", "a --problem-file is the instance; "
+                           "--instance-seed builds a --problem instance only")
         _, aparams = _split(alg, None, values)
         instance = problem_files.load(problem_file, _instance_type(alg), max_work=cap)
         doc = run_document(alg, instance.name, instance, aparams, rounds, seeds, seed,
@@ -123,17 +133,19 @@ def run(algorithm: Annotated[str, typer.Argument(metavar="ALGORITHM")],
     if not problem:
         raise BadInput("--problem", "required; allowed: " + ", ".join(sorted(catalog.problems())))
     prob = catalog.lookup(catalog.problems(), problem, "--problem", "problem")
-    doc = _run_unit(alg, prob, values, rounds, seeds, seed, iterates, cap)
-    _show_run(doc, rounds, seeds, seed, json_)
+    doc = _run_unit(alg, prob, values, rounds, seeds, seed, iterates, cap, instance_seed)
+    _show_run(doc, rounds, seeds, seed, json_, instance_seed)
 
 
-def _show_run(doc: dict, rounds: int, seeds: int, seed: int, json_: bool) -> None:
+def _show_run(doc: dict, rounds: int, seeds: int, seed: int, json_: bool,
+              instance_seed: int | None = None) -> None:
     """A run document as JSON, or as a summary table and a table of the exact constants."""
     if json_:
         emit_json(doc)
         return
+    inst = "" if instance_seed is None else f", instance seed {instance_seed}"
     t = Table(title=f"{doc['algorithm']} on {doc['problem']}: {rounds} rounds, {seeds} "
-                    f"replica(s), seed {seed}")
+                    f"replica(s), seed {seed}{inst}")
     t.add_column("summary")
     t.add_column("value")
     for k, v in doc.get("summary", {}).items():
@@ -172,9 +184,6 @@ def constants(problem_file: Annotated[Path, typer.Option(
         _constants_table(f"{view} constants (exact)", values)
 
 
-InstanceSeedOpt = Annotated[int, typer.Option(
-    "--instance-seed", help="seed of the problem instances (games, operators, data, initial "
-    "points); --seed is the noise seed")]
 SeedsOpt = Annotated[int, typer.Option(
     "--seeds", metavar="N", help="run N noise seeds (--seed, --seed + 1, …) with the instance "
     "fixed and report each claim's verdict counts and agreement")]
@@ -422,12 +431,16 @@ def _positive(value: int, argument: str) -> int:
 
 
 def _run_unit(alg: Algorithm, prob, values: dict, rounds: int, seeds: int, seed: int,
-              iterates: bool = False, max_work: float = DEFAULT_MAX_WORK) -> dict:
+              iterates: bool = False, max_work: float = DEFAULT_MAX_WORK,
+              instance_seed: int = 0) -> dict:
+    """The run document of ALGORITHM on the instance of ``prob`` built from ``instance_seed``,
+    its noise drawn from ``seed`` (both recorded in the document)."""
     if prob.name not in alg.problems:
         raise BadInput("--problem", f"{alg.name} does not run on {prob.name}; allowed: "
                        f"{', '.join(alg.problems)}")
     pparams, aparams = _split(alg, prob, values)
     alg.config(aparams)  # the algorithm's values are refused before the instance is built
-    instance = build_instance(prob, pparams, seed, max_work=max_work)
-    return run_document(alg, prob.name, instance, aparams, rounds, seeds, seed,
-                        iterates=iterates, max_work=max_work)
+    instance = build_instance(prob, pparams, instance_seed, max_work=max_work)
+    return {**run_document(alg, prob.name, instance, aparams, rounds, seeds, seed,
+                           iterates=iterates, max_work=max_work),
+            "seed": seed, "instance_seed": instance_seed}
