@@ -114,14 +114,34 @@ def select_claims(target: str) -> list:
     return [lookup(table, target, "CLAIM", "claim or paper")]
 
 
+def provenance_of(claim_id: str) -> str | None:
+    """A discovered claim's provenance (``paper``, ``derived``, ``conjecture``); None for an id
+    no module declares (a verdict built elsewhere)."""
+    spec = claims().get(claim_id)
+    return spec.provenance if spec is not None else None
+
+
+def with_provenance(verdicts: list) -> list:
+    """The verdicts, each with its claim's provenance filled in where it lacks one (a verdict
+    read back from the result store carries only what was stored). Returns the same list."""
+    for verdict in verdicts:
+        if getattr(verdict, "provenance", None) is None:
+            verdict.provenance = provenance_of(verdict.id)
+    return verdicts
+
+
 def listing() -> dict[str, list[dict]]:
-    """Claims, algorithms and problems; an algorithm's and a problem's declared parameters
+    """Claims (with whose prediction each is: ``provenance``, and a derived claim's
+    ``derivation``), algorithms and problems; an algorithm's and a problem's declared parameters
     with their default, kind, domain and meaning (``fedbounds list --json``)."""
     def params(declared: Any) -> dict[str, dict]:
         return {k: p.describe() for k, p in declared.items()}
 
     return {
-        "claims": [{"id": c.id, "paper": c.paper, "description": c.title, "source": c.source}
+        "claims": [{"id": c.id, "paper": c.paper, "provenance": c.provenance,
+                    "description": c.title, "source": c.source,
+                    **({"derivation": c.derivation, "exact_derivation": c.exact_derivation}
+                       if c.provenance == "derived" else {})}
                    for c in claims().values()],
         "algorithms": [{"id": a.name, "paper": a.paper, "description": a.description,
                         "problems": list(a.problems), "params": params(a.params)}

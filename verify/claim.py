@@ -9,8 +9,8 @@ claim alike: it validates overrides, applies the profile, times, decides, and bu
 and the :class:`Verdict`. A verdict is computed from the measurement every time, never stored.
 
     @claim("toy.p1", title="GDA contracts at rate 1 − γμ", prediction="...", source="Thm 1",
-           rule=UpperBound(1.0), params={"T": 50}, perturb={"rate_scale": 0.5},
-           figure=FigureSpec("contraction", "t", "ratio"))
+           provenance="paper", rule=UpperBound(1.0), params={"T": 50},
+           perturb={"rate_scale": 0.5}, figure=FigureSpec("contraction", "t", "ratio"))
     def p1(params: Params, seed: int) -> Measurement:
         ...
 
@@ -29,6 +29,18 @@ with ``make_game(pset, params["instance_seed"])`` and runs them with ``simulate(
 Both default to 0, and at 0/0 every claim draws exactly what it drew when one seed did both.
 Every :class:`Verdict` records both seeds, and :func:`evaluate` stamps the instance seed on the
 measurement's :class:`RunConfig`, whose rerun command carries ``--seed S --instance-seed I``.
+
+Whose prediction it is (``provenance``, a required argument of :func:`claim`, shown by
+``fedbounds list``, ``verify`` and the report, and in :meth:`Verdict.as_json`):
+
+* ``"paper"`` — a statement of the paper (a theorem, lemma, corollary, equation or a sentence
+  of its text), cited by number and ``[Lnnn]`` line: a refutation refutes the paper;
+* ``"derived"`` — a consequence we derive from the paper's statements; ``derivation`` (required)
+  writes the derivation out. ``exact_derivation=True`` when it follows by mathematics alone (an
+  identity, a limit, a bound evaluated exactly); then a refutation still refutes the paper.
+  Otherwise (a bound read as a rate, a leading term read as the whole, an asymptotic heuristic)
+  a refutation refutes the derived prediction, not the paper;
+* ``"conjecture"`` — a prediction of ours beyond the paper: a refutation refutes us.
 """
 
 from __future__ import annotations
@@ -42,6 +54,8 @@ from typing import Any, Literal, Protocol
 from fedbounds.errors import BadInput
 
 VerdictKind = Literal["confirmed", "refuted", "inconclusive", "diverged"]
+Provenance = Literal["paper", "derived", "conjecture"]
+PROVENANCES: tuple[str, ...] = ("paper", "derived", "conjecture")
 PROFILES = ("quick", "full")
 Params = Mapping[str, Any]
 SEED_MAX = 2**63 - 1  # seeds are integers in [0, SEED_MAX] (roots of numpy SeedSequences)
@@ -311,7 +325,8 @@ class ClaimSpec:
     ``params`` are the quick profile's values and declare the allowed names (an override's
     type must match its default's); ``profiles`` overrides them per profile (``"full"``).
     ``perturb`` is a set of overrides under which the claim must be ``refuted`` (the contract
-    test checks it)."""
+    test checks it). ``provenance``, ``derivation`` and ``exact_derivation``: whose prediction
+    it is (module docstring); checked when the spec is built."""
 
     id: str
     title: str
@@ -320,17 +335,42 @@ class ClaimSpec:
     measure: Measure
     rule: Rule
     figure: FigureSpec
+    provenance: Provenance
     params: Mapping[str, Any] = field(default_factory=dict)
     profiles: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     perturb: Mapping[str, Any] = field(default_factory=dict)
     theorems: tuple[str, ...] = ()
     errata: tuple[str, ...] = ()
-    own: bool = False
+    derivation: str = ""
+    exact_derivation: bool = False
     module: str = ""
+
+    def __post_init__(self) -> None:
+        check_provenance(self.id, self.provenance, self.derivation, self.exact_derivation)
 
     @property
     def paper(self) -> str:
         return self.id.split(".", 1)[0]
+
+    @property
+    def own(self) -> bool:
+        """Ours rather than the paper's: a derived prediction or a conjecture."""
+        return self.provenance != "paper"
+
+    @property
+    def refutes_paper(self) -> bool:
+        """Whether a refutation of this claim refutes the paper: a paper statement, or a
+        prediction derived from it exactly."""
+        return self.provenance == "paper" or (self.provenance == "derived"
+                                              and self.exact_derivation)
+
+    @property
+    def refutation_meaning(self) -> str:
+        """What a ``refuted`` verdict of this claim means, in words."""
+        if self.refutes_paper:
+            return "refutes the paper"
+        return ("refutes a derived prediction" if self.provenance == "derived"
+                else "refutes a conjecture")
 
     @property
     def description(self) -> str:
@@ -390,18 +430,39 @@ def _checked(claim_id: str, name: str, value: Any, default: Any) -> Any:
     return value
 
 
-def claim(id: str, *, title: str, prediction: str, source: str, rule: Rule, figure: FigureSpec,
+def check_provenance(claim_id: str, provenance: Any, derivation: str,
+                     exact_derivation: bool) -> None:
+    """A claim's provenance is one of :data:`PROVENANCES`; a ``derived`` claim writes its
+    derivation out; only a derived claim has one, or can call it exact (``ValueError``
+    otherwise: a mistake in a claim's declaration, found when its module is imported)."""
+    if provenance not in PROVENANCES:
+        raise ValueError(f"{claim_id}: provenance must be one of {', '.join(PROVENANCES)}, "
+                         f"got {provenance!r}")
+    if provenance == "derived" and not derivation.strip():
+        raise ValueError(f"{claim_id}: a derived claim needs its derivation written out "
+                         "(derivation=...)")
+    if provenance != "derived" and (derivation or exact_derivation):
+        raise ValueError(f"{claim_id}: only a derived claim has a derivation (provenance is "
+                         f"{provenance!r})")
+
+
+def claim(id: str, *, title: str, prediction: str, source: str, provenance: Provenance,
+          rule: Rule, figure: FigureSpec, derivation: str = "", exact_derivation: bool = False,
           params: Mapping[str, Any] | None = None,
           profiles: Mapping[str, Mapping[str, Any]] | None = None,
           perturb: Mapping[str, Any] | None = None, theorems: Sequence[str] = (),
-          errata: Sequence[str] = (), own: bool = False) -> Callable[[Measure], ClaimSpec]:
-    """Declare a claim around its measure function (the decorated name becomes the spec)."""
+          errata: Sequence[str] = ()) -> Callable[[Measure], ClaimSpec]:
+    """Declare a claim around its measure function (the decorated name becomes the spec).
+    ``provenance`` is required (``"paper"``, ``"derived"`` or ``"conjecture"``); a derived
+    claim also gives ``derivation`` (and ``exact_derivation=True`` when it is exact)."""
     def wrap(measure: Measure) -> ClaimSpec:
         return ClaimSpec(id=id, title=title, prediction=prediction, source=source,
-                         measure=measure, rule=rule, figure=figure, params=dict(params or {}),
+                         measure=measure, rule=rule, figure=figure, provenance=provenance,
+                         derivation=derivation, exact_derivation=exact_derivation,
+                         params=dict(params or {}),
                          profiles={k: dict(v) for k, v in (profiles or {}).items()},
                          perturb=dict(perturb or {}), theorems=tuple(theorems),
-                         errata=tuple(errata), own=own, module=measure.__module__)
+                         errata=tuple(errata), module=measure.__module__)
     return wrap
 
 
@@ -422,9 +483,11 @@ class Verdict:
     rule: str = ""
     seed: int = 0  # the noise seed of the run
     instance_seed: int = 0  # the instance seed of the run
+    provenance: Provenance | None = None  # the claim's (None for a verdict built by hand)
 
     def as_json(self) -> dict[str, Any]:
-        return _clean({"id": self.id, "verdict": self.verdict, "statistic": self.statistic,
+        return _clean({"id": self.id, "verdict": self.verdict, "provenance": self.provenance,
+                       "statistic": self.statistic,
                        "predicted": self.predicted, "tolerance": self.tolerance,
                        "rule": self.rule, "evidence": self.evidence, "config": self.config,
                        "seconds": self.seconds, "seed": self.seed,
@@ -500,4 +563,4 @@ def evaluate(spec: ClaimSpec, profile: str = "quick", seed: int = 0, instance_se
     return Verdict(spec.id, verdict, None if m.statistic is None else float(m.statistic),
                    predicted, tolerance, evidence, figure if m.series else None,
                    run.as_json() if run is not None else {},
-                   time.perf_counter() - start, words, seed, instance_seed)
+                   time.perf_counter() - start, words, seed, instance_seed, spec.provenance)

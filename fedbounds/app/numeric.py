@@ -242,17 +242,18 @@ def verify(target: Annotated[str, typer.Argument(metavar="[CLAIM|PAPER|all]")] =
     if seeds > 1:
         _show_seed_spread(target, profile, noise, instance_seed, claims, results, json_)
         return
-    verdicts = [r.verdict for r in results]
+    verdicts = catalog.with_provenance([r.verdict for r in results])
     if json_:
         emit_json({"claims": [{**r.verdict.as_json(), "cached": r.cached} for r in results]})
         return
     t = Table(title=f"verify {target} (profile {profile}, seed {seed}, instance seed "
                     f"{instance_seed})")
-    for col in ("claim", "verdict", "statistic", "predicted", "tolerance", "s"):
+    for col in ("claim", "provenance", "verdict", "statistic", "predicted", "tolerance", "s"):
         t.add_column(col, no_wrap=col == "claim")
     for r in results:
         v = r.verdict
-        t.add_row(v.id, f"[{VERDICT_COLOURS[v.verdict]}]{v.verdict}[/]", fmt(v.statistic),
+        t.add_row(v.id, v.provenance or "", f"[{VERDICT_COLOURS[v.verdict]}]{v.verdict}[/]",
+                  fmt(v.statistic),
                   fmt(v.predicted), fmt(v.tolerance),
                   g(v.seconds) + (" (stored)" if r.cached else ""))
     out.print(t)

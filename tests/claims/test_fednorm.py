@@ -31,7 +31,8 @@ def test_registered_with_theorems_and_variants():
     assert list(SPECS) == ["fednorm.p1", "fednorm.p2a", "fednorm.p2b", "fednorm.p3", "fednorm.p4",
                            "fednorm.p9a", "fednorm.p9b", "fednorm.p10a", "fednorm.p10b",
                            "fednorm.p11", "fednorm.p20"]
-    assert SPECS["fednorm.p20"].own and not SPECS["fednorm.p1"].own
+    assert SPECS["fednorm.p20"].provenance == "conjecture"
+    assert SPECS["fednorm.p1"].provenance == "derived" and SPECS["fednorm.p3"].provenance == "paper"
     assert SPECS["fednorm.p20"].theorems == ("fednorm.thm1", "fednorm.thm1.corrected")
     assert fednorm.p2a.measure is fednorm.p4.measure is fednorm.p1.measure  # variants
     assert fednorm.p9b.measure is fednorm.p9a.measure

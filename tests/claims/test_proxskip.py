@@ -27,7 +27,9 @@ def test_every_claim_p1_to_p26_is_registered():
     """P1–P19 are the paper's section-8 predictions; P20–P25 the PEP worst cases; P26 (ours)
     Local GDA's worst-case heterogeneity bias."""
     assert set(SPECS) == {f"proxskip.p{k}" for k in range(1, 27)}
-    assert SPECS["proxskip.p26"].own
+    assert SPECS["proxskip.p26"].own and SPECS["proxskip.p26"].provenance == "derived"
+    assert all(SPECS[f"proxskip.p{n}"].provenance == "paper" for n in range(20, 25))
+    assert SPECS["proxskip.p25"].own
     assert sorted(claims.__all__) == sorted(cid.split(".")[1] for cid in SPECS)
     assert SPECS["proxskip.p8"].measure is SPECS["proxskip.p6"].measure  # a variant
     known_theorems = {t.id for t in theory.THEOREMS}

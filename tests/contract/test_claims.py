@@ -3,7 +3,9 @@
 * the quick profile gives a verdict, computed from the claim's measurement;
 * the spec's declared perturbation gives ``refuted``;
 * an unknown override is a clear error naming the allowed parameters;
-* the run the claim reports is accepted verbatim by ``fedbounds run`` (checked with 2 rounds).
+* the run the claim reports is accepted verbatim by ``fedbounds run`` (checked with 2 rounds);
+* every claim says whose prediction it is (paper, derived or conjecture), a derived one writes
+  its derivation out (tests/verify/test_claim.py: the verdict carries it).
 """
 
 from __future__ import annotations
@@ -32,6 +34,24 @@ def test_quick_run_gives_a_verdict(cid, quick_verdict):
     assert verdict.seconds is not None and verdict.seconds >= 0
     if verdict.verdict in ("confirmed", "refuted"):
         assert verdict.statistic is not None
+
+
+@pytest.mark.parametrize("cid", CLAIMS)
+def test_provenance_is_declared(cid):
+    spec = catalog.claims()[cid]
+    assert spec.provenance in ("paper", "derived", "conjecture"), cid
+    if spec.provenance == "derived":
+        assert len(spec.derivation.split()) >= 15, f"{cid}: the derivation is not written out"
+    else:
+        assert not spec.derivation and not spec.exact_derivation, cid
+
+
+def test_provenance_of_the_claims_the_issue_names():
+    table = catalog.claims()
+    assert table["fedsgda.p14"].provenance == "conjecture"
+    assert table["feddro.p9"].provenance == "derived"
+    assert not table["feddro.p9"].refutes_paper
+    assert all(table[c].provenance == "paper" for c in ("sagda.p8a", "sagda.p10"))
 
 
 @pytest.mark.parametrize("cid", CLAIMS)

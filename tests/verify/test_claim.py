@@ -85,8 +85,8 @@ def test_checks_and_reasons_override_in_order():
     assert decide(rule, m(0.5, inconclusive="too few replicas"), {}) == "inconclusive"
 
 
-@claim("toy.p1", title="t", prediction="x <= bound", source="Thm 1", rule=UpperBound("bound"),
-       params={"bound": 1.0, "T": 10, "label": "a"}, profiles={"full": {"T": 100}},
+@claim("toy.p1", title="t", prediction="x <= bound", source="Thm 1", provenance="paper",
+       rule=UpperBound("bound"), params={"bound": 1.0, "T": 10, "label": "a"}, profiles={"full": {"T": 100}},
        perturb={"bound": 0.1}, figure=FIG)
 def toy(params, seed):
     return Measurement(0.5 + 0 * params["T"], series={"s": ([0, 1], [1.0, 0.5])},
@@ -100,7 +100,7 @@ def test_evaluate_builds_verdict_figure_and_config():
     assert v.evidence["T"] == 10 and v.evidence["seed"] == 3
     assert v.figure.title == "t" and v.figure.series["s"] == ([0, 1], [1.0, 0.5])
     assert v.config == {"algorithm": "alg", "problem": "prob", "set": {"n": 3}, "rounds": 10,
-                        "seeds": 1, "seed": 3}
+                        "seeds": 1, "seed": 3, "instance_seed": 0}
     assert v.predicted == "<= 1" and "at most 1" in v.rule
     assert toy.run("full").evidence["T"] == 100
     assert toy.run("quick", 0, **toy.perturb).verdict == "refuted"
@@ -139,5 +139,36 @@ def test_run_config_command():
     cfg = RunConfig("local-gda", "proxskip-g-norm", {"n": 3, "gamma": 0.25}, rounds=5, seeds=2,
                     seed=1, sweeps={"gamma": [0.25, 0.5]})
     assert cfg.command() == ("fedbounds run local-gda --problem proxskip-g-norm --set n=3 "
-                             "gamma=0.25 --rounds 5 --seeds 2 --seed 1  # swept: gamma in "
+                             "gamma=0.25 --rounds 5 --seeds 2 --seed 1 --instance-seed 0  # swept: "
+                             "gamma in "
                              "[0.25, 0.5]")
+
+
+def test_provenance_is_in_the_verdict_and_its_meaning():
+    v = toy.run()
+    assert v.provenance == "paper" and v.as_json()["provenance"] == "paper"
+    assert toy.refutation_meaning == "refutes the paper" and not toy.own
+    derived = toy.variant("toy.p1c", provenance="derived", derivation="x ≤ bound by Thm 1")
+    assert derived.own and derived.run().as_json()["provenance"] == "derived"
+    assert derived.refutation_meaning == "refutes a derived prediction"
+    exact = derived.variant("toy.p1d", exact_derivation=True)
+    assert exact.refutation_meaning == "refutes the paper"
+    guess = toy.variant("toy.p1e", provenance="conjecture")
+    assert guess.refutation_meaning == "refutes a conjecture"
+
+
+@pytest.mark.parametrize(("changes", "words"), [
+    ({"provenance": "ours"}, "provenance must be one of paper, derived, conjecture"),
+    ({"provenance": "derived"}, "needs its derivation written out"),
+    ({"provenance": "derived", "derivation": "  "}, "needs its derivation written out"),
+    ({"provenance": "paper", "derivation": "a"}, "only a derived claim"),
+    ({"provenance": "conjecture", "exact_derivation": True}, "only a derived claim")])
+def test_bad_provenance_is_refused_when_the_spec_is_built(changes, words):
+    with pytest.raises(ValueError, match=words):
+        toy.variant("toy.p1x", **changes)
+
+
+def test_provenance_is_a_required_argument_of_claim():
+    with pytest.raises(TypeError, match="provenance"):
+        claim("toy.p9", title="t", prediction="p", source="s", rule=UpperBound(1.0),
+              figure=FIG)

@@ -65,6 +65,7 @@ def _abc(params: Params) -> dict[str, float]:
        prediction="Algorithm 1 Case II on the Theorem 4.1 instance: x̄^t ≥ 0.5 at every "
                   "communication round, ‖∇Φ‖² ≥ 1/17 (Appendix D [L531]), a fixed point > 1 "
                   "(ours)", source="Theorem 4.1; Appendix D, Case II [L186–L188, L511–L600]",
+       provenance="paper",
        theorems=("feddro.thm4.1",), rule=LowerBound(bound="threshold"), perturb={"threshold": 0.6},
        params={"etas": [0.01, 0.04, 0.999 / 22], "I_values": [2], "iters_per_eta": 200,
                "threshold": 0.5, "fixed_point_min": 1.0, "table_tol": 1e-10, "conv_tol": 1e-6,
@@ -100,6 +101,7 @@ p2 = p1.variant(
     "feddro.p2", title="Case I FedAvg for CO does not converge (proof and literal variants, also "
     "with I = 1)", prediction="Algorithm 1 Case I: x̄^t ≥ 0.5, limits ≈ 1.1737 (proof) / 1.1827 "
     "(literal) at η = 0.01, also for I = 1 (App. D [L481]; ours)", source="Appendix D [L456–L507]",
+    provenance="paper",
     theorems=("feddro.thm4.1.corrected",), errata=("thm4.1-scope", "alg1-caseI-variant"),
     params={"etas": [0.01, 0.04, 0.999 / 8], "I_values": [1, 2], "case": "I",
             "variants": ["proof", "literal"]},
@@ -110,6 +112,7 @@ p2 = p1.variant(
        prediction="η → 0 limits 1.05534, 1.10825, 1.12739, 1.15044 (Case II), 1.16867 (Case I, "
                   "any I); Case II with I = 1 converges to 0; η^t = 0.04/√(t+1) reaches the "
                   "η → 0 limits (ours)", source="Appendix D, generalised [L456–L600]",
+       provenance="conjecture",
        theorems=("feddro.thm4.1.corrected",), errata=("thm4.1-scope",),
        rule=UpperBound(bound="tolerance", rtol=0.0), perturb={"tolerance": 1e-6},
        params={"I_values": [1, 2, 3, 4, 8], "decay_rounds": 20000, "eta": 0.01,
@@ -133,6 +136,7 @@ def p3(params: Params, seed: int) -> Measurement:
 @claim("feddro.p4", title="FedDRO / modified FedAvg fix the counterexample",
        prediction="x̄^t → 0 and ȳ^t ≡ (1/K)Σ g_k(x_k^t) exactly (deterministic, ȳ⁰ = g(x̄⁰)) "
                   "(Theorem 4.2 [L194])", source="Theorem 4.2; Algorithm 2 [L192–L194, L202–L226]",
+       provenance="paper",
        theorems=("feddro.thm4.2", "feddro.thm5.1"), rule=UpperBound(bound="tolerance", rtol=0.0),
        params={"etas": [0.04, 1 / 22], "betas": [0.3], "T": 2000, "I": 2, "tolerance": 1e-10,
                "track_tolerance": 1e-24}, perturb={"T": 50},
@@ -168,6 +172,7 @@ def p4(params: Params, seed: int) -> Measurement:
 @claim("feddro.p5", title="FedDRO rate T^(-1/2)",
        prediction="log–log slope of G_T vs T is −0.5 ± 0.1 with η = √(|b|K/T) (Cor. 1 [L247])",
        source="Theorem 5.1; Corollary 1 [L232–L247]", theorems=("feddro.thm5.1", "feddro.cor1"),
+       provenance="paper",
        rule=Interval(predicted="predicted", tol="tolerance"), perturb={"predicted": -1.0},
        params={"Ts": [500, 2000, 8000], "Ks": [2], "sweep": "T", "I_values": [1], "replicas": 48,
                "predicted": -0.5, "tolerance": 0.1, "A": 0.5, "C": 0.5, "s": 1.0},
@@ -196,6 +201,7 @@ def p5(params: Params, seed: int) -> Measurement:
 p6 = p5.variant("feddro.p6", title="Linear speedup in the number of clients K",
                 prediction="G_T ∝ K^(−1/2) at fixed T (slope −0.5 ± 0.1) (Cor. 2 (i) [L257])",
                 source="Corollary 2 [L251–L263]", theorems=("feddro.cor2",),
+                provenance="paper",
                 params={"Ts": [2000], "Ks": [2, 4, 8, 16], "sweep": "K"},
                 profiles={"full": {"Ts": [8000], "I_values": [1]}},
                 figure=FigureSpec("FedDRO on P1: G_T vs K", "K", "G_T", logx=True))
@@ -204,6 +210,7 @@ p6 = p5.variant("feddro.p6", title="Linear speedup in the number of clients K",
 @claim("feddro.p7", title="Client drift: local steps I hurt beyond 1 + T^(1/4)/(|b|K)^(3/4)",
        prediction="G_T flat for I ≤ I_th and growing beyond (Thm 5.1 remark, Cor. 1 [L241, L245])",
        source="Cor. 1 [L241–L247]", theorems=("feddro.cor1",), rule=LowerBound(bound="growth_min"),
+       provenance="paper",
        params={"I_values": [1, 2, 16, 64], "T": 4000, "K": 8, "replicas": 12,
                "flat_tolerance": 0.15, "growth_min": 2.0}, perturb={"growth_min": 100.0},
        profiles={"full": {"I_values": [1, 2, 4, 16, 64, 256], "T": 16000, "replicas": 48}},
@@ -233,6 +240,7 @@ def p7(params: Params, seed: int) -> Measurement:
 @claim("feddro.p8", title="Theorem F.1 bound holds with exact constants (bound / observed)",
        prediction="measured G_T ≤ Theorem F.1 bound (L̄ corrected) for T ≥ max(T_th, c_β²|b|K) "
                   "(Theorem F.1, errata applied)", source="Theorem F.1 [L625–L636]",
+       provenance="paper",
        theorems=("feddro.thm5.1.corrected", "feddro.thmF.1.corrected"),
        errata=("Lbar-coefficient", "beta-le-1"), rule=LowerBound(bound=1.0),
        params={"configs": [{"s": 0.0, "I": 1, "R": 1}, {"s": 0.0, "I": 2, "R": 1},
@@ -276,6 +284,15 @@ def p8(params: Params, seed: int) -> Measurement:
                   "in the heterogeneity scale α (a reading of the Δ² terms of Theorem F.1 [L636]); "
                   "at I = 1 the heterogeneity of a linear g does not matter (ours)",
        source="Thm 5.1, F.1, Lemma F.3 [L236–L241, L634–L636, L723–L728]",
+       provenance="derived",
+       derivation=("with I local steps of size η the averaged update drifts from the centralised "
+                   "one by η(I − 1)/2 × (Hessian of each client's Φ_k) × (deviation of its gradient"
+                   " from the mean) + O(η²I²): the client deviations scale with α and so do the "
+                   "Hessian deviations on P2, so the drift bias of ∇Φ at the limit orbit is O(α²) "
+                   "and its square, the excess lim G_T(I) − lim G_T(1), is O(α⁴) (slope 4 in α). At"
+                   " I = 1 a linear g's heterogeneity cancels in the average exactly. Theorem F.1's"
+                   " Δ² terms [L636] grow like α² but are an upper bound, not the rate. Leading "
+                   "order in α, so not exact"),
        theorems=("feddro.thm5.1", "feddro.cor1"),
        rule=Interval(predicted="predicted", tol="tolerance"), perturb={"predicted": 1.0},
        params={"alphas": [1 / 16, 1 / 8, 1 / 4], "K": 8, "T": 4000, "I": 16, "knob": "het",
@@ -356,6 +373,13 @@ def p9(params: Params, seed: int) -> Measurement:
        prediction="steady-state E‖ȳ^t − (1/K)Σg_k(x_k^t)‖² ∝ βσ_g²/(|b|K) (log-slopes +1 in β, "
                   "−1 in K) and below Lemma F.4's steady state (ours, from Lemma F.4 [L875–L878])",
        source="Lemma F.4 [L817–L878]", theorems=("feddro.thm5.1", "feddro.lemF.4"),
+       provenance="derived",
+       derivation=("Lemma F.4 [L875–L878] bounds the tracking error's steady state by a multiple of"
+                   " βσ_g²/(|b|K) (its recursion contracts by (1 − β) per step and injects "
+                   "β²σ_g²/(|b|K) of sampling noise, so the fixed point is ∝ β/(|b|K)); reading "
+                   "that bound as the scaling of the error itself (the bound is attained up to a "
+                   "constant) gives log-slopes +1 in β and −1 in K. The slopes are a reading (not "
+                   "implied by an upper bound); the 'below Lemma F.4' part is exact"),
        rule=Interval(predicted="predicted_beta", tol="tolerance"), perturb={"predicted_K": 0.0},
        params={"betas": [0.4, 0.1], "Ks": [2, 8], "T": 2000, "eta": 0.01, "replicas": 8,
                "predicted_beta": 1.0, "predicted_K": -1.0, "tolerance": 0.2, "A": 3.0, "C": 4.0,
@@ -417,6 +441,7 @@ _SMALL = {"problem": "p1", "K": 2, "A": 0.0, "C": 0.0, "s": 0.0, "gscale": 0.2, 
                   "when the step-size conditions and β ≤ 1 hold; with B_g < 1 the printed c_β = "
                   "4B_g⁴L_f² breaks the proof's cancellation, repaired by c_β = 4max(B_g², "
                   "B_g⁴)L_f² (ours)", source="Lemma F.5; Lemma F.2 [L884–L898, L653, L716]",
+       provenance="paper",
        theorems=("feddro.thm5.1", "feddro.thm5.1.corrected", "feddro.lemF.5",
                  "feddro.lemF.5.corrected"), errata=("lemmaF2-track-coefficient",),
        rule=UpperBound(bound="atol", rtol=0.0), perturb={"grad_coef": 5.0},
@@ -482,6 +507,7 @@ def _smoothness_rows(instances: list[tuple[str, dict[str, float]]], points: int,
 @claim("feddro.p12", title="Lemma 3.1: Φ is (L_h + B_f L_g + B_g² L_f)-smooth",
        prediction="max|∇²Φ| ≤ L_h + B_f L_g + B_g² L_f; on P1 max|Φ''| = 1/2, counterexample "
                   "bound 8 (Lemma 3.1; values ours)", source="Lemma 3.1 [L146–L148]",
+       provenance="paper",
        theorems=("feddro.thm5.1", "feddro.lem3.1"), rule=UpperBound(bound=1.0, rtol=1e-9),
        params={"scalar": [("feddro-counterexample", {}),
                           ("feddro-p1", {"A": 0.5, "C": 0.5, "s": 1.0}),
@@ -522,6 +548,7 @@ def p12(params: Params, seed: int) -> Measurement:
 @claim("feddro.p13", title="Complexity counting: model rounds ε^(-3/2), all rounds ε^(-2)",
        prediction="with I = T^(1/4)/(|b|K)^(3/4): model rounds ∝ ε^(-3/2), ȳ rounds ∝ ε^(-2) "
                   "(Cor. 2; Def. 3.3)", source="Corollary 2; Definition 3.3 [L158, L251–L263]",
+       provenance="paper",
        theorems=("feddro.cor2", "feddro.cor2.corrected"), errata=("communication-count",),
        rule=Interval(predicted="predicted_all", tol="tolerance"), perturb={"predicted_all": -1.5},
        params={"Ts": [12_500_000, 1_250_000_000, 125_000_000_000], "K": 8, "b": 1,
@@ -557,6 +584,7 @@ def p13(params: Params, seed: int) -> Measurement:
                   "batches (the premise of eq. (16)): G_T differs by little at small η (bias "
                   "O(η)), a gap grows with η (ours; A3)", theorems=("feddro.thm5.1",),
        source="eqs. (7), (8), (16) [L220–L226, L674–L675]", errata=("batch-correlation",),
+       provenance="conjecture",
        rule=Interval(predicted="predicted", tol="tolerance"), perturb={"predicted": 0.5},
        params={"etas": [0.005, 0.01, 0.02, 0.05, 0.1], "K": 2, "T": 1500, "replicas": 300,
                "A": 0.5, "C": 0.5, "s": 1.0, "I": 1, "predicted": 0.0, "tolerance": 0.05},
@@ -597,6 +625,13 @@ def p14(params: Params, seed: int) -> Measurement:
 @claim("feddro.p15", title="χ² reformulation: corrected form equals the inner maximum",
        prediction="the corrected ℓ̄ + Var(ℓ)/(2λ) equals max_p; printed eq. (5) does not "
                   "(ours)", source="Section 2.1, eq. (5) [L73–L77]",
+       provenance="derived",
+       derivation=("max over p in the simplex of Σ p_iℓ_i − λ·χ²(p‖1/m)/2 is a concave quadratic "
+                   "program; when its unconstrained maximiser p_i = 1/m + (ℓ_i − ℓ̄)/(λm) is non-"
+                   "negative (λ large enough, e.g. λ ≥ 1 for ℓ ∈ [0, 1]) it is the maximiser and "
+                   "the value is ℓ̄ + Var(ℓ)/(2λ). Exact algebra from the definition of problem "
+                   "(4), not from a stated result: a refutation would mean our correction (or its "
+                   "code) is wrong, and would leave printed eq. (5) standing"),
        rule=UpperBound(bound="tolerance", rtol=0.0), perturb={"tolerance": 1.0},
        params={"m": 6, "lam": 5.0, "data_seed": 1, "tolerance": 1e-9, "extra_draws": 20},
        profiles={"full": {"extra_draws": 200}},

@@ -47,6 +47,12 @@ ETAS, P4_ETAS = (0.02, 0.01, 0.005, 0.0025), (0.01, 0.005, 0.0025, 0.00125)
        "p_jτ_j, at distance Θ(η) (log-log slope +1), and stays ‖z*(w) − z*(p)‖ away from z*(p)",
        source="Section 4.1, eq. (2) [L133–L139]; Corollary 1.1 [L173]; the Θ(η) rate is derived "
        "here",
+       provenance="derived",
+       derivation=("Section 4.1 and eq. (2) [L133–L139] state that naive averaging optimises the "
+                   "objective weighted by w_i ∝ p_iτ_i; the round map of Local SGDA is affine with "
+                   "a fixed point analytic in η, equal to z*(w) at η = 0, so ‖z(η) − z*(w)‖ = cη + "
+                   "O(η²): slope +1 when c ≠ 0 (first-order expansion; the slope is ours, the limit"
+                   " is the paper's)"),
        theorems=("fednorm.thm1", "fednorm.cor1.1"), rule=Interval("predicted", 0.1),
        params={"algorithm": "local-sgda", "target": "w", "rhos": (0.0,), "etas": ETAS,
                "predicted": 1.0}, profiles={"full": {"etas": (*ETAS, 0.00125)}},
@@ -82,6 +88,12 @@ def p1(params: Params, seed: int) -> Measurement:
 p2a = p1.variant("fednorm.p2a", title="Fed-Norm-SGDA's fixed point tends to z*(p)",
                  prediction="‖z_FN(η) − z*(p)‖ = Θ(η^c) (slope +1)",
                  source="Section 4.2 and Algorithm 1 [L143]; the Θ(η) rate is derived here",
+                 provenance="derived",
+                 derivation=("Algorithm 1 [L143] normalises each client's update by ‖a_i‖_1, so its"
+                             " fixed-point equation Σ_i p_i ĝ_i(z; η^c) = 0 tends to Σ_i p_i "
+                             "∇f_i(z) = 0 as η^c → 0 (the saddle z*(p)); the fixed point is "
+                             "analytic in η^c, so the distance is cη^c + O((η^c)²): slope +1 "
+                             "(first-order expansion)"),
                  theorems=("fednorm.thm1",),
                  params={"algorithm": "fednorm-sgda", "target": "p"}, perturb={"target": "w"},
                  figure=FigureSpec("Fed-Norm-SGDA fixed point vs η^c (τ = 1, 10, 20)", "η^c",
@@ -91,6 +103,13 @@ p2a = p1.variant("fednorm.p2a", title="Fed-Norm-SGDA's fixed point tends to z*(p
 @claim("fednorm.p2b", title="Fed-Norm's fixed point does not depend on the server step",
        prediction="at fixed η^c the fixed point is the same for γ^s ∈ {0.01, 0.02, 0.05}",
        source="derived here from Section 4.2 and Algorithm 1 [L143] (w = p for every γ^s)",
+       provenance="derived",
+       derivation=("Algorithm 1 [L143] normalises each client's update by its ‖a_i‖_1 and "
+                   "aggregates with weights p_i, so at a fixed point the server step multiplies a "
+                   "direction that must vanish: the fixed-point equation Σ_i p_i ĝ_i(z; η^c) = 0 "
+                   "involves η^c but not γ^s. The fixed point is therefore the same for every γ^s "
+                   "(exact), but this is a property of the algorithm we derive, not a result the "
+                   "paper states"),
        theorems=("fednorm.thm1",),
        rule=Interval("predicted", 1e-9), params={"predicted": 0.0}, perturb={"predicted": 1.0},
        figure=FigureSpec("Fed-Norm fixed point vs server step", "γ^s", "‖z_FN − z*(p)‖",
@@ -111,6 +130,7 @@ def p2b(params: Params, seed: int) -> Measurement:
 @claim("fednorm.p3", title="Fed-Norm-SGDA = Local SGDA for equal τ_i and γ^s = η^c",
        prediction="identical server iterates (machine precision) under shared seeds, noise and "
        "sampling", source="Appendix A.1 [L535–L547]",
+       provenance="paper",
        rule=Interval("predicted", 1e-12), params={"predicted": 0.0, "tau_max": 0, "T": 200, "R": 8},
        profiles={"full": {"T": 2000, "R": 32}}, perturb={"tau_max": 8},
        figure=FigureSpec("Fed-Norm vs Local SGDA (equal τ): |Δ‖∇Φ‖²| per round", "round",
@@ -134,6 +154,12 @@ p4 = p1.variant("fednorm.p4", title="Local momentum: mismatch weights w ∝ p_i�
                 prediction="naive averaging with heavy-ball ρ converges to z*(w), w_i ∝ p_i(τ_i − "
                 "ρ(1−ρ^τ_i)/(1−ρ))/(1−ρ), at distance Θ(η)",
                 source="Appendix A.1 [L547–L555]; eq. (2) [L133]", theorems=("fednorm.thm1",),
+                provenance="derived",
+                derivation=("eq. (2) [L133] with the heavy-ball solver of Appendix A.1 [L547–L555]:"
+                            " the local update is Σ_k a_i^(k) × gradient with ‖a_i‖_1 = (τ_i − ρ(1 "
+                            "− ρ^τ_i)/(1 − ρ))/(1 − ρ), so naive averaging weighs client i by "
+                            "p_i‖a_i‖_1; the fixed point is z*(w) + O(η) as in fednorm.p1 (slope "
+                            "+1: first-order expansion)"),
                 params={"rhos": (0.5, 0.9), "etas": P4_ETAS}, profiles={"full": {"etas": P4_ETAS}},
                 perturb={"target": "w_tau"}, figure=FigureSpec(
                     "Local SGDA with momentum: fixed point vs η", "η^c", "distance", logx=True))
@@ -143,6 +169,11 @@ p4 = p1.variant("fednorm.p4", title="Local momentum: mismatch weights w ∝ p_i�
        prediction="stationary E‖z − z*‖² ∝ γ (slope +1) with σ_L = 0, τ = 1, P < n",
        source="Theorem 1, partial-participation term of eq. (4) [L165]; the slope in γ is derived "
        "here from App. B.2 [L656]", theorems=("fednorm.thm1",),
+       provenance="derived",
+       derivation=("with σ_L = 0 and τ = 1 the only noise is client sampling; Theorem 1's partial-"
+                   "participation term [L165] (App. B.2 [L656]) is linear in the server step, and "
+                   "the stationary variance of a linear recursion z ↦ (I − γH)z + γξ is γ·(Lyapunov"
+                   " solution) + O(γ²): slope +1 in γ (small-step expansion)"),
        rule=Interval("predicted", 0.1), params={"part": "a", "predicted": 1.0},
        perturb={"predicted": 2.0}, figure=FigureSpec(
            "Fed-Norm PP floor (exact, τ = 1, σ_L = 0)", "P", "stationary E‖z − z*‖²"))
@@ -176,6 +207,11 @@ p9b = p9a.variant(
     "fednorm.p9b", title="Partial-participation floor scales as (n − P)/(P(n − 1)), zero at P = n",
     prediction="floor(P)/floor(1) = (n − P)/(P(n − 1)); floor(n) = 0",
     source="Theorem 1, App. B.2 [L656]; proof of Lemma B.2, eqs. (18)–(19) [L773–L827]",
+    provenance="derived",
+    derivation=("sampling P of n clients without replacement, the aggregate's noise variance is "
+                "(n/P)(n − P)/(n − 1) Σ_i w_i²‖h_i‖² exactly (Lemma B.2, eqs. (18)–(19) "
+                "[L773–L827]); to first order in γ the stationary floor is proportional to it, so "
+                "floor(P)/floor(1) = (n − P)/(P(n − 1)) and floor(n) = 0 (small-step expansion)"),
     rule=Interval("predicted", 0.05),
     params={"part": "b", "predicted": 0.0}, perturb={"predicted": 0.5})
 
@@ -183,6 +219,7 @@ p9b = p9a.variant(
 @claim("fednorm.p10a", title="No local-step benefit under partial participation with "
        "heterogeneity", prediction="with P < n and σ_G > 0 the error floor does not fall with τ "
        "(slope 0 in τ)", source="Corollary 1.2 [L203]; Table 2 and Section 5.1 [L183–L193]",
+       provenance="paper",
        theorems=("fednorm.cor1.2",), rule=Interval("predicted", 0.2),
        params={"P": 2, "sigma_G": 3.0, "predicted": 0.0, "T": 1500, "R": 32},
        profiles={"full": {"T": 6000, "R": 64}}, perturb={"P": 10, "sigma_G": 0.0},
@@ -210,6 +247,11 @@ p10b = p10a.variant(
     "fednorm.p10b", title="Local steps help under full participation (control for p10a)",
     prediction="with P = n, σ_G = 0 the local-noise floor falls ∝ 1/τ (slope −1)",
     source="Corollary 1.2 [L201]; the 1/τ slope is derived here from Theorem 1, App. B.2 [L656]",
+    provenance="derived",
+    derivation=("with P = n and σ_G = 0 Theorem 1's noise term (App. B.2 [L656]) carries A_wσ_L², "
+                "the local noise averaged over τ normalised local steps (∝ 1/τ by eq. (18)); "
+                "reading that term as the floor gives slope −1 in τ (a bound read as the floor's "
+                "scaling)"),
     params={"P": 10, "sigma_G": 0.0, "predicted": -1.0},
     perturb={"P": 2, "sigma_G": 3.0},
     figure=FigureSpec("Fed-Norm floor vs τ (P = n, σ_G = 0)", "τ", "stationary E‖∇Φ‖²", logx=True))
@@ -218,6 +260,7 @@ p10b = p10a.variant(
 @claim("fednorm.p11", title="NC-SC rate T^{-1/2} under the Cor 1.2 schedule",
        prediction="(1/T) Σ E‖∇Φ(x_t)‖² = O(T^{-1/2}(nτ)^{-1/2}): log-log slope in T at most −1/2",
        source="Theorem 1 [L163]; Corollary 1.2 [L199–L203] and its proof, App. B.2 [L719]",
+       provenance="paper",
        theorems=("fednorm.thm1", "fednorm.cor1.2"), rule=AtMost("predicted", 0.1),
        params={"predicted": -0.5, "Ts": (1000, 4000, 16000), "R": 8},
        profiles={"full": {"Ts": (1000, 4000, 16000, 64000), "R": 32}}, perturb={"predicted": -1.0},
@@ -259,7 +302,8 @@ READING = ("O(·) constants encoded as 1: a refutation means Theorem 1 hides a c
        "encoded Theorem 1 bound (O(·) constants 1): observed/bound ≤ 1",
        source="our prediction from Theorem 1 [L163–L167] and its App. B.2 bound [L656]; issue #5 "
        "bound validity",
-       theorems=("fednorm.thm1", "fednorm.thm1.corrected"), own=True,
+       provenance="conjecture",
+       theorems=("fednorm.thm1", "fednorm.thm1.corrected"),
        rule=UpperBound("bound_scale", end="lower"), params={"bound_scale": 1.0, "T": 2000, "R": 16},
        profiles={"full": {"T": 10000, "R": 32}}, perturb={"bound_scale": 1e-3},
        figure=FigureSpec("Fed-Norm-SGDA at max-step steps vs Theorem 1 bound", "round",

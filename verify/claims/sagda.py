@@ -62,6 +62,7 @@ def _floor(alg: Algorithm, g: Any, config: dict[str, Any], T: int, R: int, seed:
                   "+η_{y,l}η_{y,g}K × (average), for FSGDA and both SAGDA options (machine "
                   "precision)",
        source="remark after Theorem 1 [L174]; Appendix B.1 update rule [L512–L513]",
+       provenance="paper",
        rule=Interval("predicted", 1e-10), params={"predicted": 0.0}, perturb={"predicted": 1.0},
        figure=FigureSpec("Effective-step identity: max relative error per algorithm",
                          "option (0 = FSGDA)", "max |Δz − (∓η_lη_gK·avg direction)|",
@@ -87,6 +88,11 @@ def p1(params: Mapping[str, Any], seed: int) -> Measurement:
        prediction="identical iterates under shared random streams (the control variates cancel)",
        source="derived here: Algorithm 1 Option II and Algorithm 2 at K = 1 (update rules of "
               "Appendices B.1 and B.3 [L517–L518, L803–L804])", rule=Interval("predicted", 1e-12),
+       provenance="derived",
+       derivation=("at K = 1 Option II's control variates are computed at the same point as the "
+                   "local gradient and cancel in the update rule of Appendix B.3 [L803–L804], which"
+                   " then equals FSGDA's (Appendix B.1 [L517–L518]) step for step under shared "
+                   "random streams (exact; a property of the algorithms, not a stated result)"),
        params={"predicted": 0.0, "T": 300, "R": 8}, profiles={"full": {"T": 3000, "R": 32}},
        perturb={"predicted": -1.0},
        figure=FigureSpec("SAGDA-II vs FSGDA at K = 1: |Δ‖∇Φ‖²| per round", "round",
@@ -110,6 +116,7 @@ def p2(params: Mapping[str, Any], seed: int) -> Measurement:
        prediction="on quadratic games ‖∇²Φ‖ ≤ L and ‖∇Φ(x) − ∇_x f(x, y)‖² ≤ (L_f²/μ²)‖∇_y f(x, "
                   "y)‖²: every measured/theoretical ratio ≤ 1",
        source="Section 3, smoothness of Φ [L88]; proof of Lemma 2, Appendix B.1 [L556–L560]",
+       provenance="paper",
        rule=UpperBound("scale"),
        params={"scale": 1.0, "points": 2000}, profiles={"full": {"points": 20000}},
        perturb={"scale": 0.1},
@@ -139,6 +146,7 @@ def p3(params: Mapping[str, Any], seed: int) -> Measurement:
                   "2σ_x²/(mK) (x and y): every lhs/rhs ≤ 1",
        source="Lemma 1 [L526–L536], proof of Lemma 4 [L603] and proof of Theorem 2 [L640] "
               "(Appendix B.1)", theorems=("sagda.thm2",),
+       provenance="paper",
        rule=UpperBound("scale", end="lower"), params={"scale": 1.0, "R": 4000},
        profiles={"full": {"R": 40000}}, perturb={"scale": 0.1},
        figure=FigureSpec("Lemma-level checks at a fixed z_t: lhs / rhs", "check",
@@ -172,6 +180,7 @@ def p4(params: Mapping[str, Any], seed: int) -> Measurement:
        prediction="(1/T) Σ E‖∇Φ(x_t)‖² decays like T^{-1/2}: log-log slope at most −1/2 "
                   "(flatter than −0.4 refutes)",
        source="Corollary 1 [L178–L180], Corollary 2 [L234–L236]",
+       provenance="paper",
        theorems=("sagda.cor1", "sagda.cor2"), rule=AtMost("slope", 0.1),
        params={"slope": -0.5, "Ts": (1000, 4000, 16000), "R": 8},
        profiles={"full": {"Ts": (1000, 4000, 16000, 64000), "R": 32}}, perturb={"slope": -1.0},
@@ -210,6 +219,7 @@ def p5(params: Mapping[str, Any], seed: int) -> Measurement:
 @claim("sagda.p6a", title="Linear speedup in K (full participation)",
        prediction="at fixed γ_x = η_xK, γ_y and small η_l the noise floor ∝ 1/(mK): slope −1 in K",
        source="Corollaries 1 and 2 [L180–L182, L236–L238]", theorems=("sagda.cor1", "sagda.cor2"),
+       provenance="paper",
        rule=Interval("slope", 0.15), params={"vary": "K", "slope": -1.0, "T": 1200, "R": 32},
        profiles={"full": {"T": 5000, "R": 64}}, perturb={"slope": 0.0},
        figure=FigureSpec("FSGDA noise floor vs K (γ_x = 0.01, γ_y = 0.5, η_g = 20)", "K",
@@ -234,6 +244,7 @@ def p6a(params: Mapping[str, Any], seed: int) -> Measurement:
 p6b = p6a.variant("sagda.p6b", title="Linear speedup in m (σ_G = 0)",
                   prediction="floor ∝ 1/m at K = 1: slope −1 in m",
                   source="Corollary 1 and the remark after it [L180–L182]",
+                  provenance="paper",
                   theorems=("sagda.cor1",), params={"vary": "m"},
                   figure=FigureSpec("FSGDA noise floor vs m (γ_x = 0.01, γ_y = 0.5, η_g = 20)",
                                     "m", "stationary E‖∇Φ‖²", logx=True))
@@ -244,6 +255,7 @@ p6b = p6a.variant("sagda.p6b", title="Linear speedup in m (σ_G = 0)",
                   "σ = 0)",
        source="Table 1, SAGDA row 'BGD not needed' [L46]; Theorem 1 Option I, no σ_G "
               "[L154]",
+       provenance="paper",
        theorems=("sagda.thm1.opt1",), rule=Interval(0.0, 1e-6),
        params={"algorithm": "sagda1", "T": 400, "R": 8}, profiles={"full": {"T": 4000, "R": 16}},
        perturb={"algorithm": "fsgda"},
@@ -274,6 +286,7 @@ def p7(params: Mapping[str, Any], seed: int) -> Measurement:
 @claim("sagda.p8a", title="Theorem 1 Option II bound under partial participation (m < M)",
        prediction="with σ = 0, (1/T) Σ E‖∇Φ(x_t)‖² ≤ 2(L_0 − L_*)/(η_xKT) whatever σ_G (printed "
                   "Thm 1-II)", source="Theorem 1, Option II [L168]",
+       provenance="paper",
        theorems=("sagda.thm1.opt2",), errata=("thm1-opt2-sampling",),
        rule=AtMost("reference"), params={"m": 2, "bound_scale": 1.0, "T": 20000, "R": 8},
        profiles={"full": {"R": 16}}, perturb={"bound_scale": 0.5},
@@ -307,12 +320,17 @@ def p8a(params: Mapping[str, Any], seed: int) -> Measurement:
 p8b = p8a.variant("sagda.p8b", title="Theorem 1 Option II bound under full participation (m = M)",
                   prediction="the same bound with m = M",
                   source="Theorem 1, Option II [L168] (control at m = M)",
+                  provenance="paper",
                   errata=(), params={"m": 10}, perturb={"m": 2})
 
 
 @claim("sagda.p9a", title="FSGDA heterogeneity bias ∝ K²η_l² at fixed γ (m = M)",
        prediction="halving η_l (doubling η_g) cuts the σ_G part of the floor 4×: slope 2 in η_l",
        source="Theorem 2, ψ3 [L221, L225]", theorems=("sagda.thm2",),
+       provenance="derived",
+       derivation=("Theorem 2's ψ3 [L221, L225] charges heterogeneity ∝ K²η_l²σ_G² at fixed γ = "
+                   "η_lη_gK; reading that term as the σ_G part of the floor, halving η_l (doubling "
+                   "η_g) cuts it 4×: slope 2 in η_l (a bound read as the bias's scaling)"),
        rule=Interval("slope", 0.15), params={"slope": 2.0}, perturb={"slope": 1.0},
        figure=FigureSpec("FSGDA (m = M) fixed-point bias vs η_l at fixed γ", "η_{x,l}",
                          "‖∇Φ(x_fp)‖²", logx=True))
@@ -345,6 +363,10 @@ def _sampling_floor(sigma_G: float, K: int, seed: int, instance_seed: int
 @claim("sagda.p9b", title="FSGDA sampling floor linear in σ_G² (m < M)",
        prediction="the extra floor ∝ γ_x(1 − m/M)σ_{x,G}²/m: slope 1 in σ_G²",
        source="Theorem 2, ψ4 [L221, L226]", theorems=("sagda.thm2",),
+       provenance="derived",
+       derivation=("Theorem 2's ψ4 [L221, L226] charges client sampling γ_x(1 − m/M)σ_{x,G}²/m; "
+                   "reading it as the extra floor of FSGDA under partial participation gives slope "
+                   "1 in σ_G² (a bound read as the floor's scaling)"),
        errata=("thm2-psi4-factor2",), rule=Interval("slope", 0.1), params={"slope": 1.0},
        perturb={"slope": 2.0},
        figure=FigureSpec("FSGDA (m = 2 < M = 5) exact sampling floor vs σ_G²", "σ_G²",
@@ -364,6 +386,7 @@ def p9b(params: Mapping[str, Any], seed: int) -> Measurement:
 @claim("sagda.p9c", title="FSGDA sampling floor independent of K at fixed γ (m < M)",
        prediction="no speedup in K under partial participation (Cor 3)",
        source="Corollary 3 and the remark after it [L244–L246]",
+       provenance="paper",
        theorems=("sagda.thm2", "sagda.cor3"),
        rule=Interval("predicted", 0.1), params={"predicted": 0.0}, perturb={"predicted": 1.0},
        figure=FigureSpec("FSGDA (m = 2 < M = 5) exact sampling floor vs K at fixed γ", "K",
@@ -398,6 +421,7 @@ BOUND_CLAIMS: dict[str, tuple[list[tuple[str, dict, int, str]], Algorithm, tuple
                   "(L_f/100, ψ4) and corrected (L_f/10, 2ψ4): observed/bound ≤ 1",
        source="Theorem 2 [L211–L226], printed and as derived in its proof (Appendix B.1 "
               "[L630–L649])",
+       provenance="paper",
        theorems=("sagda.thm2", "sagda.thm2.corrected"), errata=("thm2-lf100", "thm2-psi4-factor2"),
        rule=UpperBound("bound_scale", end="lower"),
        params={"theorem": "thm2", "bound_scale": 1.0, "T": 3000, "R": 8},
@@ -448,7 +472,8 @@ p16 = p9d.variant(
                "and exact constants, the measured (1/T) Σ E‖∇Φ(x_t)‖² of SAGDA Option I is at "
                "most the Theorem 1-I bound: observed/bound ≤ 1",
     source="our prediction; Theorem 1 Option I [L141–L158], its proof (Appendix B.2 "
-           "[L789]) and Lemma 5 [L673–L680]", own=True,
+           "[L789]) and Lemma 5 [L673–L680]",
+    provenance="paper",
     theorems=("sagda.thm1.opt1", "sagda.thm1.opt1.corrected"),
     errata=("thm1-opt1-a2-replaced", "lemma5-coefficient"), params={"theorem": "thm1.opt1"},
     figure=FigureSpec("SAGDA Option I at max-step steps vs Theorem 1-I (printed, corrected)",
@@ -458,6 +483,7 @@ p16 = p9d.variant(
 @claim("sagda.p10", title="SAGDA Option I floor ∝ 1/K under partial participation",
        prediction="Thm 1-I statistical term ∝ γ_x/(mK): slope −1 in K at fixed γ, m = 2 < M = 10",
        source="Theorem 1 Option I, statistical error [L154]; Lemma 7 [L724–L737]",
+       provenance="paper",
        theorems=("sagda.thm1.opt1",),
        errata=("thm1-opt1-a2-replaced", "lemma7-noise"), rule=Interval("slope", 0.15),
        params={"slope": -1.0, "T": 1200, "R": 32}, profiles={"full": {"T": 5000, "R": 64}},
@@ -487,6 +513,11 @@ def p10(params: Mapping[str, Any], seed: int) -> Measurement:
        prediction="a_2 ∼ (M/m)² in conditions (11)–(13): the max-step γ_y = η_yK has log-log "
                   "slope −2 in M/m",
        source="Theorem 1 Option I, eqs. (11)–(13) and a_2 [L148–L152]",
+       provenance="derived",
+       derivation=("in conditions (11)–(13) [L148–L152] the coefficient a_2 grows like (M/m)², and "
+                   "the binding condition is linear in γ_y·a_2 for small steps, so the largest "
+                   "admissible γ_y = η_yK falls like (M/m)^-2 (asymptotically in M/m; computed from"
+                   " the encoded conditions)"),
        theorems=("sagda.thm1.opt1", "sagda.thm1.opt1.corrected"),
        errata=("thm1-opt1-a2-replaced", "lemma5-coefficient"), rule=Interval("slope", 0.1),
        params={"slope": -2.0}, perturb={"slope": -1.0},
@@ -523,6 +554,12 @@ P12_THMS = ("sagda.thm2", "sagda.thm1.opt1", "sagda.thm1.opt1.corrected", "sagda
        prediction="the conditions of Theorems 1-I, 1-II and 2 admit no η_x with η_y/η_x ≤ 20κ² "
                   "(max-step ratio /(20κ²) ≥ 1, → 1 for small steps)",
        source="Theorem 1, eqs. (13) and (16), and Theorem 2, eq. (9) [L150, L164, L217]",
+       provenance="derived",
+       derivation=("in conditions (13), (16) and (9) [L150, L164, L217] the only positive term "
+                   "against 20L_f²/μ²·η_x is η_y, so every condition is violated when η_y/η_x ≤ "
+                   "20κ²; at the largest admissible η_x the ratio over 20κ² is therefore ≥ 1, → 1 "
+                   "as the steps shrink (exact, from the encoded conditions: a refutation would "
+                   "mean a theorem's conditions are misread)"),
        theorems=P12_THMS,
        rule=LowerBound("predicted", 1e-9), params={"predicted": 1.0}, perturb={"predicted": 1.5},
        figure=FigureSpec("Two-time-scale: (η_y/η_x at the largest admissible η_x)/(20κ²)",
@@ -556,6 +593,12 @@ P15_THMS = ("sagda.thm1.opt1", "sagda.thm1.opt1.corrected", "sagda.thm1.opt2", "
                   "values reported",
        source="our prediction: the step-size conditions of Theorem 1 [L145–L166] and "
               "Theorem 2 [L213–L219] are satisfiable", theorems=P15_THMS,
+       provenance="derived",
+       derivation=("Theorems 1 and 2 are applied in Corollaries 1–3 with step sizes satisfying "
+                   "their conditions; that presumes the conditions [L145–L166, L213–L219] have a "
+                   "non-empty region, here at (L_f, μ) = (√2, 1), K = 2, M = 10, m ∈ {10, 2} (an "
+                   "empty region would make a theorem vacuous at these constants; the paper does "
+                   "not state this for them)"),
        rule=Interval("predicted", 0.5), params={"predicted": 0.0}, perturb={"predicted": 1.0},
        figure=FigureSpec("Largest admissible γ_y = η_yK (cap) by theorem and M/m", "M/m",
                          "γ_y cap", logx=True, kind="scatter"))

@@ -31,6 +31,7 @@ from .common import thin
        "normal J", prediction="all relations on random and paper-generator matrices; ℓ = L²/μ "
        "on G-norm, ℓ = L < κL on G-sym",
        source="Section 2.2 [L101]; remark after Corollary 3.6 [L184]; Appendix G [L774]",
+       provenance="paper",
        theorems=("proxskip.cor3.6", "proxskip.cor3.6.corrected"), errata=("ell-kappa-L",),
        rule=rules.UpperBound(1.0, rtol="rtol"),
        params={"ell_scale": 1.0, "rtol": 1e-9, "matrices": 500, "game_clients": 5,
@@ -99,6 +100,12 @@ def p14(params: Params, seed: int) -> Measurement:
        "limit; p = 1 GDA diverges iff γ ≥ 2/ℓ_spec", prediction="stability threshold of the "
        "exact p = 1 map equals 2/ℓ_spec; executor diverges above, converges below",
        source="Appendix G [L774]; Table G, Appendix G [L784–L786]",
+       provenance="derived",
+       derivation=("with p = 1 the method is GDA, z ↦ (I − γJ)z + const, which is stable iff the "
+                   "spectral radius of I − γJ is below 1; for the paper's instances the eigenvalues"
+                   " of J give the threshold γ_c = 2/ℓ_spec (exact linear algebra on the algorithm,"
+                   " not a stated result; the paper's spectral ℓ rule sets γ from ℓ_spec, which can"
+                   " exceed the theory's 1/ℓ)"),
        theorems=("proxskip.cor3.6", "proxskip.cor3.6.corrected"), errata=("cor3.6-step",),
        rule=rules.Interval(1.0, "tol"), params={"threshold_scale": 1.0, "tol": 1e-6,
                                           "iterations": 4000},
@@ -161,6 +168,7 @@ RLS_CASES = {"quick": [(200, 8, 20, 50.0), (40, 4, 4, 1.1), (40, 4, 4, 1000.0)],
 @claim("proxskip.p16", title="RLS structure: β* = OLS for every λ > 1, y* closed form, "
        "μ = min{2λ_min(AᵀA), 2(λ − 1)}, per-client μ_i = 0", prediction="relative errors ≤ 1e-8",
        source="Appendix G.1 [L788–L818]", rule=rules.UpperBound("tol", rtol=0.0),
+       provenance="paper",
        params={"mu_scale": 1.0, "tol": 1e-8, "cases": "quick"},
        profiles={"full": {"cases": "full"}}, perturb={"mu_scale": 1.01},
        figure=FigureSpec("P16: RLS structure, relative errors per case", "case",
@@ -214,6 +222,7 @@ SYSTEMS = {"quick": ([(8, 2, 2)], [(20, 2, 4)]),  # (dense Arnoldi, Collatz–Wi
 @claim("proxskip.p17", title="RLS outside the theory (μ_i = 0): exact second-moment spectral "
        "radius with the paper's γ, p (informative)", prediction="r < 1 (our hypothesis; "
        "informative either way)", source="Table G, Appendix G [L786]; Appendix G.1 [L814–L818]",
+       provenance="conjecture",
        rule=rules.UpperBound("r_max", rtol=0.0),
        params={"r_max": 1.0, "systems": "quick", "cw_iterations": 150, "certify_code": False},
        profiles={"full": {"systems": "full", "cw_iterations": 1500, "certify_code": True}},
@@ -273,6 +282,7 @@ def relative(tr: Trace) -> np.ndarray:
        "beats Local GDA/EG per round; L-SVRGDA-FL reaches 1e-20; SGDA-FL plateaus",
        prediction="ordering at K rounds; L-SVRGDA relative error ≤ 1e-20; SGDA error flat",
        source="Section 5, Figure 1 [L264–L284]; Appendix H.2, Figure 5 [L844–L852]",
+       provenance="paper",
        theorems=("proxskip.thm4.2", "proxskip.thm4.4"),
        rule=rules.UpperBound("reference", rtol=0.0),
        params={"min_advantage": 1.0, "svrg_target": 1e-20, "replicas": 8, "rounds": 60,
