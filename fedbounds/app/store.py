@@ -17,14 +17,16 @@ adds the hash of its own code and closure. Derivations of complexity
 (:func:`fedbounds.complexity.derive`) are keyed by theorem id, version and source hash.
 
 A row holds the verdict, statistic, prediction, tolerance, rule, evidence, run config, figure
-data, seconds, start and finish times (UTC), the backend and the environment (Python, numpy,
-scipy, sympy, BLAS, platform, host). Writes are one transaction per finished claim in WAL mode,
-so a crash or ``kill -9`` loses at most the claims still running, never a finished one, and
-leaves the file consistent; a key has at most one row (a recomputation replaces it).
+data, the verdict's other fields (``extra``, JSON), seconds, start and finish times (UTC), the
+backend and the environment (Python, numpy, scipy, sympy, BLAS, platform, host). Writes are one
+transaction per finished claim in WAL mode, so a crash or ``kill -9`` loses at most the claims
+still running, never a finished one, and leaves the file consistent; a key has at most one row
+(a recomputation replaces it).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -57,9 +59,12 @@ ENVIRONMENT_COLUMNS = ("python", "numpy", "scipy", "sympy", "blas", "platform", 
 RESULT_COLUMNS = (
     "key", "claim", "paper", "profile", "seed", "instance_seed", "overrides", "version",
     "source_hash", "verdict", "statistic", "predicted", "tolerance", "rule", "evidence",
-    "config", "figure", "seconds", "started_at", "computed_at", "backend",
+    "config", "figure", "extra", "seconds", "started_at", "computed_at", "backend",
     *ENVIRONMENT_COLUMNS,
 )
+# a verdict's JSON fields with a column of their own; any other field is kept in ``extra``
+_VERDICT_FIELDS = ("id", "verdict", "statistic", "predicted", "tolerance", "rule", "evidence",
+                   "config", "seconds", "seed", "instance_seed")
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS results (
@@ -67,7 +72,8 @@ CREATE TABLE IF NOT EXISTS results (
     seed INTEGER NOT NULL, instance_seed INTEGER NOT NULL, overrides TEXT NOT NULL,
     version TEXT NOT NULL, source_hash TEXT NOT NULL, verdict TEXT NOT NULL, statistic REAL,
     predicted TEXT, tolerance TEXT, rule TEXT, evidence TEXT NOT NULL, config TEXT NOT NULL,
-    figure TEXT, seconds REAL, started_at TEXT, computed_at TEXT NOT NULL, backend TEXT,
+    figure TEXT, extra TEXT NOT NULL, seconds REAL, started_at TEXT, computed_at TEXT NOT NULL,
+    backend TEXT,
     {", ".join(f"{c} TEXT" for c in ENVIRONMENT_COLUMNS)});
 CREATE INDEX IF NOT EXISTS results_claim ON results (claim, seed);
 CREATE TABLE IF NOT EXISTS derivations (
@@ -284,14 +290,17 @@ def figure_from_json(text: str | None) -> Figure | None:
                   doc["hlines"], doc["kind"])
 
 
+def _verdict_from(doc: Mapping[str, Any], figure: Figure | None) -> Verdict:
+    """A :class:`Verdict` from its JSON (``as_json``) and its figure."""
+    names = {f.name for f in dataclasses.fields(Verdict)} - {"figure"}
+    return Verdict(**{k: v for k, v in doc.items() if k in names}, figure=figure)
+
+
 def normalized(verdict: Verdict) -> Verdict:
     """The verdict as the store gives it back (JSON data throughout), so that a fresh verdict
     and a stored one render to the same bytes."""
-    doc = verdict.as_json()
-    return Verdict(doc["id"], doc["verdict"], doc["statistic"], doc["predicted"],
-                   doc["tolerance"], json.loads(_json(doc["evidence"])),
-                   figure_from_json(figure_json(verdict.figure)), json.loads(_json(doc["config"])),
-                   doc["seconds"], doc["rule"], doc["seed"], doc["instance_seed"])
+    return _verdict_from(json.loads(_json(verdict.as_json())),
+                         figure_from_json(figure_json(verdict.figure)))
 
 
 def storable(verdict: Verdict) -> bool:
@@ -300,10 +309,12 @@ def storable(verdict: Verdict) -> bool:
 
 
 def _verdict_of(row: sqlite3.Row) -> Verdict:
-    return Verdict(row["claim"], row["verdict"], row["statistic"], json.loads(row["predicted"]),
-                   json.loads(row["tolerance"]), json.loads(row["evidence"]),
-                   figure_from_json(row["figure"]), json.loads(row["config"]), row["seconds"],
-                   row["rule"] or "", row["seed"], row["instance_seed"])
+    doc = {"id": row["claim"], "verdict": row["verdict"], "statistic": row["statistic"],
+           "predicted": json.loads(row["predicted"]), "tolerance": json.loads(row["tolerance"]),
+           "rule": row["rule"] or "", "evidence": json.loads(row["evidence"]),
+           "config": json.loads(row["config"]), "seconds": row["seconds"], "seed": row["seed"],
+           "instance_seed": row["instance_seed"], **json.loads(row["extra"])}
+    return _verdict_from(doc, figure_from_json(row["figure"]))
 
 
 # ---- the store ---------------------------------------------------------------------------------
@@ -370,6 +381,7 @@ class ResultStore:
             env: Mapping[str, str] | None = None) -> None:
         """Store (or replace) one verdict in its own transaction."""
         env = dict(env or environment())
+        doc = verdict.as_json()
         row = {
             "key": key, "claim": verdict.id, "paper": verdict.id.split(".", 1)[0],
             "profile": profile, "seed": verdict.seed, "instance_seed": verdict.instance_seed,
@@ -377,8 +389,9 @@ class ResultStore:
             "source_hash": source_hash(), "verdict": verdict.verdict,
             "statistic": verdict.statistic, "predicted": _json(verdict.predicted),
             "tolerance": _json(verdict.tolerance), "rule": verdict.rule,
-            "evidence": _json(verdict.as_json()["evidence"]),
-            "config": _json(verdict.as_json()["config"]), "figure": figure_json(verdict.figure),
+            "evidence": _json(doc["evidence"]), "config": _json(doc["config"]),
+            "figure": figure_json(verdict.figure),
+            "extra": _json({k: v for k, v in doc.items() if k not in _VERDICT_FIELDS}),
             "seconds": verdict.seconds, "started_at": started_at, "computed_at": computed_at,
             "backend": backend, **{c: env.get(c) for c in ENVIRONMENT_COLUMNS}}
         names = ", ".join(RESULT_COLUMNS)
@@ -457,7 +470,8 @@ def _natural(claim_id: str) -> tuple:
 def decoded(row: Mapping[str, Any]) -> dict[str, Any]:
     """A row with its JSON columns parsed (for JSON output)."""
     out = dict(row)
-    for column in ("overrides", "predicted", "tolerance", "evidence", "config", "figure"):
+    for column in ("overrides", "predicted", "tolerance", "evidence", "config", "figure",
+                   "extra"):
         if out.get(column) is not None:
             out[column] = json.loads(out[column])
     return out
