@@ -20,7 +20,8 @@ def _geometric_claim(rate: float, predicted: float) -> ClaimSpec:
     """Fits the rate of x_t = rate^t and compares with a predicted rate (could fail)."""
 
     @claim("proxskip.p901", title="geometric rate", prediction=f"rate = {predicted}",
-           source="test", rule=Interval("predicted", 1e-2), params={"predicted": predicted},
+           source="test", provenance="conjecture", rule=Interval("predicted", 1e-2),
+           params={"predicted": predicted},
            perturb={"predicted": predicted + 1}, errata=("cor3.6-step",),
            figure=FigureSpec("x_t", "t", "x"))
     def measure(params, seed):
@@ -92,8 +93,8 @@ def test_same_seed_same_report(tmp_path: Path, fake_claims) -> None:
 
 
 def test_claim_exception_becomes_inconclusive_with_error(fake_claims) -> None:
-    @claim("proxskip.p902", title="broken", prediction="—", source="test", rule=Interval(0, 1),
-           figure=FigureSpec("t", "x", "y"))
+    @claim("proxskip.p902", title="broken", prediction="—", source="test",
+           provenance="conjecture", rule=Interval(0, 1), figure=FigureSpec("t", "x", "y"))
     def broken(params, seed):
         raise FloatingPointError("overflow in round 7")
 

@@ -53,7 +53,7 @@ registry.clear_caches()
 
 def stand_in(claim_id, drawn):
     @claim(claim_id, title="stand-in <T> & co", prediction="mean of U(0,1) < 1", source="test",
-           rule=Interval(0.5, 0.5), figure=FigureSpec("noise", "i", "x"))
+           provenance="conjecture", rule=Interval(0.5, 0.5), figure=FigureSpec("noise", "i", "x"))
     def measure(params, seed):
         x = np.random.default_rng(seed).random(8)
         series = {"x": (list(range(8)), x.tolist())} if drawn else {}  # one figure is enough
