@@ -294,16 +294,17 @@ def _show_seed_spread(target: str, profile: str, noise: list[int], instance_seed
         return
     t = Table(title=f"verify {target} over {len(noise)} noise seeds {noise[0]}–{noise[-1]} "
                     f"(instance seed {instance_seed} fixed, profile {profile})")
-    for col in ("claim", "verdict", "agreement", *VERDICT_COLOURS, "refuted %",
-                "statistic (min – max)"):
-        t.add_column(col, no_wrap=col == "claim")
+    for col in ("claim", "verdict", "agreement", "refuted", "c/r/i/d", "statistic min – max"):
+        t.add_column(col, no_wrap=col in ("claim", "verdict"))
     for row in rows:
         stat = row["statistic"]
         t.add_row(row["id"], f"[{VERDICT_COLOURS[row['verdict']]}]{row['verdict']}[/]",
-                  f"{row['agreement']:.0%}", *(str(row["counts"][k]) for k in VERDICT_COLOURS),
-                  f"{row['refutation_rate']:.0%}",
+                  f"{row['agreement']:.0%}", f"{row['refutation_rate']:.0%}",
+                  "/".join(str(row["counts"][k]) for k in VERDICT_COLOURS),
                   f"{g(stat['min'])} – {g(stat['max'])}" if stat else "—")
     out.print(t)
+    out.print("agreement: share of the seeds giving the verdict shown; refuted: share refuted; "
+              "c/r/i/d: confirmed/refuted/inconclusive/diverged counts")
     note = _stored_note(results)
     if note:
         out.print(note.lstrip("; "))
