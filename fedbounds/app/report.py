@@ -46,6 +46,9 @@ from .store import cached_derive
 
 VERDICT_COLOURS = {"confirmed": "#1a7f37", "refuted": "#cf222e", "inconclusive": "#9a6700",
                    "diverged": "#8250df"}
+# what a refutation means, by the claim's provenance (ClaimSpec.refutation_meaning)
+REFUTATION_MEANINGS = ("refutes the paper", "refutes a derived prediction",
+                       "refutes a conjecture")
 REPORT_TITLE = "fedbounds verification report"  # the index page's title marks a report folder
 
 
@@ -215,6 +218,7 @@ def write_report(out: Path, profile: str = "quick", backend: str = "serial", see
         pending = {key: pool.submit(theory, key, store, fresh) for key in keys}
         results = run_tasks(plan, progress)
         theories = {key: f.result() for key, f in pending.items()}
+    catalog.with_provenance([r.verdict for r in results])  # stored verdicts lack it
     verdicts = {r.verdict.id: r.verdict for r in results}
     out.parent.mkdir(parents=True, exist_ok=True)
     with temp_folder(out.parent) as tmp:
@@ -239,6 +243,7 @@ def render_pages(folder: Path, keys: list[str], theories: dict, verdicts: dict,
         rows = []
         for c in claims:
             v = verdicts[c.id]
+            v.provenance = v.provenance or c.provenance
             fig_name = None
             if v.figure is not None:
                 fig_name = f"figures/{c.id}.svg"
@@ -251,6 +256,7 @@ def render_pages(folder: Path, keys: list[str], theories: dict, verdicts: dict,
                          "rerun": _rerun(v)})
         counts = {k: sum(r["v"].verdict == k for r in rows) for k in VERDICT_COLOURS}
         page = {"key": key, "theory": th, "rows": rows, "counts": counts,
+                "refutations": refutations(rows),
                 "profile": profile, "seed": seed, "instance_seed": instance_seed}
         for ext in ("md", "html"):
             _write_page(folder / f"{key}.{ext}",
@@ -258,11 +264,22 @@ def render_pages(folder: Path, keys: list[str], theories: dict, verdicts: dict,
         pages.append(page)
     _write_page(folder / "index.html", env.get_template("index.html.j2").render(
         pages=pages, profile=profile, seed=seed, instance_seed=instance_seed,
-        version=_version()))
+        version=_version(), meanings=REFUTATION_MEANINGS,
+        refutations={m: sum(p["refutations"][m] for p in pages) for m in REFUTATION_MEANINGS}))
     ids = [c.id for c in all_claims.values() if c.paper in keys]
     summary = {"claims": [tracked_json(verdicts[i]) for i in ids]}
     _write_page(folder / "verdicts.json", json.dumps(summary, indent=1, allow_nan=False) + "\n")
     return summary
+
+
+def refutations(rows: list[dict]) -> dict[str, int]:
+    """Refuted claims counted by what their refutation means (:data:`REFUTATION_MEANINGS`):
+    "refutes the paper" only for a paper claim or an exactly derived one."""
+    out = dict.fromkeys(REFUTATION_MEANINGS, 0)
+    for r in rows:
+        if r["v"].verdict == "refuted":
+            out[r["claim"].refutation_meaning] += 1
+    return out
 
 
 def tracked_json(verdict) -> dict:
