@@ -42,7 +42,7 @@ from fedbounds.verify import catalog
 from fedbounds.verify.claim import RunConfig
 
 from .lifecycle import replace_folder, sweep_stale, temp_folder, worker_pool
-from .store import cached_derive
+from .store import cached_derive, source_hash
 
 VERDICT_COLOURS = {"confirmed": "#1a7f37", "refuted": "#cf222e", "inconclusive": "#9a6700",
                    "diverged": "#8250df"}
@@ -213,6 +213,8 @@ def write_report(out: Path, profile: str = "quick", backend: str = "serial", see
     ids = [c.id for c in all_claims.values() if c.paper in keys]
     plan = Plan([(cid, seed) for cid in ids], profile, instance_seed, backend, store, fresh,
                 scheduler)
+    if store is not None:
+        source_hash()  # hashed once, here: the forked theory workers key derivations by it too
     # theory pages (symbolic complexity derivations) in worker processes while claims run here
     with worker_pool(2) as pool:
         pending = {key: pool.submit(theory, key, store, fresh) for key in keys}
