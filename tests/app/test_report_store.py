@@ -1,0 +1,119 @@
+"""The report over a result store: a second run reuses every verdict and derivation and writes
+the same bytes; ``--fresh`` recomputes and still writes the same bytes; the tracked files hold
+results only (no seconds, times, host or backend).
+
+The paper is the test plugin's ``gda`` (one small theorem with a claimed complexity) and its
+claims are two seeded stand-ins, so each report takes a second or two."""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from fedbounds import registry
+from fedbounds.app.cli import app
+from fedbounds.app.report import write_report
+from fedbounds.app.store import ResultStore
+from fedbounds.verify import catalog
+from fedbounds.verify.claim import FigureSpec, Interval, Measurement, RunConfig, claim
+
+PLUGINS = Path(__file__).resolve().parents[1] / "plugins"
+
+
+def stand_in(claim_id: str, log: Path):
+    """Draws 16 uniforms from the noise seed; each measurement appends its id to ``log``."""
+
+    @claim(claim_id, title="mean of U(0,1)", prediction="about 1/2", source="test",
+           provenance="conjecture", rule=Interval(0.5, 0.2), figure=FigureSpec("x", "i", "x"))
+    def measure(params, seed):
+        with open(log, "a") as f:
+            f.write(claim_id + "\n")
+        x = np.random.default_rng(seed).random(16)
+        return Measurement(float(x.mean()), series={"x": (list(range(16)), x.tolist())},
+                           evidence={"max": float(x.max())},
+                           run=RunConfig("toy-gda", "toy-rotation", rounds=16, seed=seed))
+
+    return measure
+
+
+@pytest.fixture
+def gda(monkeypatch, tmp_path: Path):
+    """The gda plugin paper with two stand-in claims; yields a function giving the ids of the
+    claims measured so far."""
+    monkeypatch.syspath_prepend(str(PLUGINS))
+    monkeypatch.setenv("FEDBOUNDS_PAPERS", "toygda")
+    registry.clear_caches()
+    catalog.clear_caches()
+    log = tmp_path / "measured.log"
+    table = {cid: stand_in(cid, log) for cid in ("gda.p901", "gda.p902")}
+    monkeypatch.setattr(catalog, "claims", lambda: table)
+    yield lambda: log.read_text().split() if log.exists() else []
+    monkeypatch.undo()
+    registry.clear_caches()
+    catalog.clear_caches()
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file()}
+
+
+def derivation_times(db: Path) -> dict[str, str]:
+    with ResultStore(db) as store:
+        return dict(store.db.execute("SELECT theorem, computed_at FROM derivations"))
+
+
+def test_second_report_reuses_the_store_and_fresh_gives_the_same_bytes(gda, tmp_path: Path
+                                                                       ) -> None:
+    db = tmp_path / "results.sqlite"
+    first = write_report(tmp_path / "a", papers=["gda"], store=db)
+    assert [c["cached"] for c in first["claims"]] == [False, False]
+    assert sorted(gda()) == ["gda.p901", "gda.p902"]
+    derived = derivation_times(db)
+    assert "gda.thm1" in derived
+    files = tree(tmp_path / "a")
+
+    again = write_report(tmp_path / "a", papers=["gda"], store=db)
+    assert [c["cached"] for c in again["claims"]] == [True, True]
+    assert len(gda()) == 2  # nothing measured again
+    assert derivation_times(db) == derived  # nor derived again
+    assert tree(tmp_path / "a") == files
+
+    fresh = write_report(tmp_path / "b", papers=["gda"], store=db, fresh=True)
+    assert [c["cached"] for c in fresh["claims"]] == [False, False] and len(gda()) == 4
+    assert derivation_times(db)["gda.thm1"] > derived["gda.thm1"]
+    assert tree(tmp_path / "b") == files
+    with ResultStore(db) as store:
+        assert store.count() == 2
+
+
+def test_tracked_files_hold_results_only(gda, tmp_path: Path) -> None:
+    write_report(tmp_path / "r", papers=["gda"], backend="process", store=tmp_path / "s.sqlite")
+    doc = json.loads((tmp_path / "r" / "verdicts.json").read_text())
+    assert [c["id"] for c in doc["claims"]] == ["gda.p901", "gda.p902"]
+    assert all("seconds" not in c and "cached" not in c for c in doc["claims"])
+    for name, data in tree(tmp_path / "r").items():
+        text = data.decode()
+        assert not re.search(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d", text), name  # no timestamp
+        if name.endswith((".md", ".html", ".json")):
+            assert "process" not in text, name  # no backend
+            assert f">{socket.gethostname()}<" not in text, name
+    md = (tmp_path / "r" / "gda.md").read_text()
+    header = next(line for line in md.splitlines() if line.startswith("| claim |"))
+    assert "verdict" in header and "statistic" in header and "seconds" not in header
+
+
+def test_report_cli_second_run_is_cached_and_fresh_recomputes(gda, tmp_path: Path) -> None:
+    argv = ["report", "--paper", "gda", "--out", str(tmp_path / "r"), "--json",
+            "--store", str(tmp_path / "s.sqlite")]
+    runs = [CliRunner().invoke(app, args) for args in (argv, argv, [*argv, "--fresh"])]
+    assert all(r.exit_code == 0 for r in runs), [r.output for r in runs]
+    cached = [[c["cached"] for c in json.loads(r.stdout)["claims"]] for r in runs]
+    assert cached == [[False, False], [True, True], [False, False]]
+    assert len(gda()) == 4
