@@ -213,6 +213,7 @@ def write_report(out: Path, profile: str = "quick", backend: str = "serial", see
     ids = [c.id for c in all_claims.values() if c.paper in keys]
     plan = Plan([(cid, seed) for cid in ids], profile, instance_seed, backend, store, fresh,
                 scheduler)
+    registry.papers()  # loaded once, here: the forked theory workers inherit it
     if store is not None:
         source_hash()  # hashed once, here: the forked theory workers key derivations by it too
     # theory pages (symbolic complexity derivations) in worker processes while claims run here
