@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
+from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -26,8 +27,8 @@ from fedbounds.model import Theorem
 from fedbounds.problems.minmax import MinMaxGame
 
 from ..algorithm import Algorithm
-from ..algorithms.fednorm import FEDNORM_SGDA
-from .minmax import fixed_point, quad_expect, round_map, sampled_moments
+from ..algorithms.fednorm import FEDNORM_SGDA, taus
+from .minmax import affine_round, fixed_point, quad_expect, round_map, sampled_moments
 
 
 def fixed_point_path(g: MinMaxGame, algorithm: Algorithm, etas: Iterable[float],
@@ -122,3 +123,137 @@ def thm1_steps(thm: Theorem, vals: dict[str, Fraction]
         cur[name] = Fraction(ms.value)
         binding[name] = ms.binding
     return {kk: float(v) for kk, v in cur.items()}, binding
+
+
+# ---- issue 15: exact machinery of the claims in verify/claims/fednorm_more.py and
+# fednorm_lemmas.py (sampled aggregates, noisy affine rounds, exact client drift) ---------------
+
+
+def objective(g: MinMaxGame, x: np.ndarray, y: np.ndarray, w: np.ndarray | None = None
+              ) -> np.ndarray:
+    """F̃(x, y) = Σ_i w_i f_i(x, y) (w = p by default; the cosine term included), rows of x
+    (..., dx) and y (..., dy)."""
+    A, B, C, b, c = g.mean_blocks(w)
+    out = (0.5 * np.einsum("...i,ij,...j->...", x, A, x) + np.einsum("...i,ij,...j->...", x, B, y)
+           - 0.5 * np.einsum("...i,ij,...j->...", y, C, y) + x @ b - y @ c)
+    return out + g.lam * np.cos(x).sum(-1) if g.lam else out
+
+
+def client_directions(g: MinMaxGame, algorithm: Algorithm, values: Mapping[str, Any],
+                      z: np.ndarray) -> np.ndarray:
+    """The normalized client directions g_i (M, d) of one deterministic Fed-Norm round from the
+    server model z, read off the algorithm's own round with the single client set {i} (P = 1:
+    the server step is τ_eff γ^s ⊙ w̃_i g_i with w̃_i = n p_i; Algorithm 1, lines 10–14)."""
+    method = algorithm.method(g, {**values, "P": 1})
+    srv = _server_scale(g, method)
+    out = np.empty((g.M, g.d))
+    for i in range(g.M):
+        out[i] = (z - round_map(method, g.M, np.array([i]))(z[None])[0]) / srv / (g.M * g.p[i])
+    return out
+
+
+def _server_scale(g: MinMaxGame, method: Any) -> np.ndarray:
+    """τ_eff (γ^s_x, …, −γ^s_y, …): z' = z − scale ⊙ Σ_{i∈C} w̃_i g_i (Algorithm 1, line 14)."""
+    c = method.config
+    return c["tau_eff"] * np.concatenate([np.full(g.dx, float(c["gamma_sx"])),
+                                          np.full(g.dy, -float(c["gamma_sy"]))])
+
+
+def subset_aggregates(g: MinMaxGame, algorithm: Algorithm, values: Mapping[str, Any],
+                      z: np.ndarray, P: int) -> tuple[list[tuple[int, ...]], np.ndarray]:
+    """Every client set C of size P (uniform without replacement: each with probability
+    1/C(n, P)) and the server aggregate Σ_{i∈C} w̃_i g_i (rows) of the algorithm's round from z
+    with that set (eq. (3) [L149–L151])."""
+    method = algorithm.method(g, {**values, "P": P})
+    srv = _server_scale(g, method)
+    subsets = list(combinations(range(g.M), P))
+    rows = [(z - round_map(method, g.M, np.array(S))(z[None])[0]) / srv for S in subsets]
+    return subsets, np.array(rows)
+
+
+def noisy_affine_round(method: Any, g: MinMaxGame, S: np.ndarray | None = None
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """z' = Az + c + Nξ of one round with client set S (default all) and standard normal draws ξ
+    (every local step of every sampled slot), recovered from the round at d + 1 points and at
+    unit draws; additive noise only (β_L = 0: the round is affine in (z, ξ))."""
+    if g.beta_L:
+        raise ValueError("noisy_affine_round needs additive noise (beta_L = 0)")
+    M, d = g.M, g.d
+    m = M if S is None else len(S)
+    K = int(np.max(taus(g, method.config)))
+
+    def run(Z: np.ndarray, xi: np.ndarray) -> np.ndarray:
+        u = np.ones((Z.shape[0], M))
+        u[:, np.arange(M) if S is None else S] = 0.0
+        state = method.init(Z.shape[0], 0)._replace(z=Z.copy())
+        return method.step(state, {"clients": u, "noise": xi}, 0)[0].z
+
+    A, c = affine_round(lambda Z: run(Z, np.zeros((Z.shape[0], K, m, d))), d)
+    units = np.eye(K * m * d).reshape(K * m * d, K, m, d)
+    N = (run(np.zeros((K * m * d, d)), units) - c).T if g.noisy else np.zeros((d, 0))
+    return A, c, N
+
+
+def moment_path(method: Any, g: MinMaxGame, P: int, z0: np.ndarray, rounds: int
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Exact means (rounds + 1, d) and second moments E[zzᵀ] (rounds + 1, d, d) of the server
+    model from z0 under uniform sampling of P clients without replacement (all C(n, P) sets
+    enumerated) and additive noise (:func:`noisy_affine_round`)."""
+    maps = [noisy_affine_round(method, g, np.array(S)) for S in combinations(range(g.M), P)]
+    m, X = z0.astype(float).copy(), np.outer(z0, z0)
+    means, seconds = [m.copy()], [X.copy()]
+    for _ in range(rounds):
+        m_new, X_new = np.zeros_like(m), np.zeros_like(X)
+        for A, c, N in maps:
+            Am = A @ m
+            m_new += Am + c
+            X_new += A @ X @ A.T + np.outer(Am, c) + np.outer(c, Am) + np.outer(c, c) + N @ N.T
+        m, X = m_new / len(maps), X_new / len(maps)
+        means.append(m.copy())
+        seconds.append(0.5 * (X + X.T))
+    return np.array(means), np.array(seconds)
+
+
+def stationary_moments(method: Any, g: MinMaxGame, P: int
+                       ) -> tuple[np.ndarray, np.ndarray, float]:
+    """Exact stationary mean and second moment E[zzᵀ] of the server model under uniform WOR
+    sampling of P clients and additive noise, and the spectral radius of the second-moment
+    recursion (an error unless it is below 1)."""
+    d = g.d
+    maps = [noisy_affine_round(method, g, np.array(S)) for S in combinations(range(g.M), P)]
+    EA = np.mean([A for A, _, _ in maps], axis=0)
+    Ec = np.mean([c for _, c, _ in maps], axis=0)
+    mu = np.linalg.solve(np.eye(d) - EA, Ec)
+    EAA = np.mean([np.kron(A, A) for A, _, _ in maps], axis=0)
+    rhs = np.mean([np.outer(A @ mu, c) + np.outer(c, A @ mu) + np.outer(c, c) + N @ N.T
+                   for A, c, N in maps], axis=0)
+    radius = float(max(abs(np.linalg.eigvals(EAA))))
+    if radius >= 1:
+        raise ValueError(f"second-moment recursion not contracting (radius {radius:.3g})")
+    X = np.linalg.solve(np.eye(d * d) - EAA, rhs.reshape(-1)).reshape(d, d)
+    return mu, 0.5 * (X + X.T), radius
+
+
+def local_drift(g: MinMaxGame, z: np.ndarray, tau: np.ndarray, eta_x: float, eta_y: float
+                ) -> list[np.ndarray]:
+    """Exact client drift Δ^{(t,k)}(i) = E‖z_i^{(t,k)} − z^{(t)}‖², k = 0..τ_i − 1, of τ_i local
+    SGDA steps (a ≡ 1) of every client from z (one array per client), by propagating the mean
+    and covariance of the local iterate: the step is affine in the iterate and the game's noise
+    has covariance diag(σ_x²/dx, …, σ_y²/dy, …) + β_L²‖∇f_i‖²/d · I (exact for β_L ≥ 0)."""
+    s = np.concatenate([np.full(g.dx, float(eta_x)), np.full(g.dy, -float(eta_y))])
+    Sd = np.diag(s)
+    cv = g.coord_var()
+    out = []
+    for i in range(g.M):
+        H, h = g.H[i], g.h[i]
+        step = np.eye(g.d) - Sd @ H
+        m, cov = z.astype(float).copy(), np.zeros((g.d, g.d))
+        drift = []
+        for _ in range(int(tau[i])):
+            drift.append(float(np.sum((m - z) ** 2) + np.trace(cov)))
+            grad_sq = float(np.trace(H @ cov @ H.T) + np.sum((H @ m + h) ** 2))
+            noise = np.diag(cv) + g.beta_L**2 * grad_sq / g.d * np.eye(g.d)
+            m = step @ m - s * h
+            cov = step @ cov @ step.T + Sd @ noise @ Sd
+        out.append(np.array(drift))
+    return out
