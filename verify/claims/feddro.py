@@ -11,7 +11,6 @@ reference data come from its ``data_seed`` parameter)."""
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
@@ -49,7 +48,7 @@ from ..exact.feddro import (
     generalisation,
     horizon_F1,
     nonconvergence_runs,
-    smoothness,
+    smoothness_rows,
     theorem,
     theorem_at,
     tracking_steady_state,
@@ -485,25 +484,6 @@ def p11(params: Params, seed: int) -> Measurement:
                       runs[0]["config"]["T"], runs[0]["config"]["R"]))
 
 
-def _smoothness_rows(instances: list[tuple[str, dict[str, float]]], points: int, seed: int,
-                     instance_seed: int, bound_scale: float) -> list[dict[str, Any]]:
-    """Per instance (problem name, parameters; built from ``instance_seed``): Lemma 3.1's bound
-    L_h + B_f L_g + B_g² L_f (feddro.lem3.1 at its constants), the true max|∇²Φ| (DRO: sampled
-    at ``points`` points drawn from ``seed``) and their ratio (bound × ``bound_scale``); the
-    rows of :func:`fedbounds.verify.exact.feddro.smoothness_rows` with the two seeds apart."""
-    rows = []
-    for name, values in instances:
-        prob = make(name, values, instance_seed)
-        c = prob.constants
-        bound = float(theorem_at("feddro.lem3.1", c).value)
-        est = smoothness(prob, points, seed)
-        rows.append({"problem": name, "params": values, "bound": bound,
-                     "terms": {"L_h": c["L_h"], "B_f*L_g": c["B_f"] * c["L_g"],
-                               "B_g^2*L_f": c["B_g"] ** 2 * c["L_f"]},
-                     **est, "ratio": est["max_abs_Phi2"] / (bound * bound_scale)})
-    return rows
-
-
 @claim("feddro.p12", title="Lemma 3.1: Φ is (L_h + B_f L_g + B_g² L_f)-smooth",
        prediction="max|∇²Φ| ≤ L_h + B_f L_g + B_g² L_f; on P1 max|Φ''| = 1/2, counterexample "
                   "bound 8 (Lemma 3.1; values ours)", source="Lemma 3.1 [L146–L148]",
@@ -525,8 +505,8 @@ def _smoothness_rows(instances: list[tuple[str, dict[str, float]]], points: int,
                          kind="scatter"))
 def p12(params: Params, seed: int) -> Measurement:
     """P12: max|∇²Φ| (exact; DRO: sampled, a lower estimate) / Lemma 3.1's bound ≤ 1."""
-    rows = _smoothness_rows([*params["scalar"], *params["dro"]], params["dro_points"], seed,
-                            params["instance_seed"], params["bound_scale"])
+    rows = smoothness_rows([*params["scalar"], *params["dro"]], params["dro_points"], seed,
+                           params["bound_scale"], params["instance_seed"])
     ce = next((r for r in rows if r["problem"] == "feddro-counterexample"), None)
     p1_ = next((r for r in rows if r["problem"] == "feddro-p1" and r["params"].get("A") == 0.5),
                None)
