@@ -78,7 +78,8 @@ def test_reported_run_is_accepted_by_fedbounds_run(cid, quick_verdict):
     if not config:
         pytest.skip(f"{cid} reports no single run (exact analysis only)")
     args = ["run", config["algorithm"], "--problem", config["problem"], "--rounds", "2",
-            "--seeds", "1", "--seed", str(config["seed"]), "--json"]
+            "--seeds", "1", "--seed", str(config["seed"]),
+            "--instance-seed", str(config["instance_seed"]), "--json"]
     if config["set"]:
         args += ["--set", *(f"{k}={v}" for k, v in config["set"].items())]
     result = CliRunner().invoke(app, args)
