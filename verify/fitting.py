@@ -7,13 +7,17 @@ interval, not from a point estimate").
 * :func:`replica_slope` — one fit per replica (paired over x), CI over replicas;
 * :func:`bootstrap_slope` — slope of the replica mean, bootstrap CI over replicas;
 * :func:`plateau` — mean of a stationary window with a CI over replicas;
-* :func:`mean_ci` — mean and t-interval of a sample.
+* :func:`mean_ci` — mean and t-interval of a sample;
+* :func:`implied_constant` — how observed/bound of an O(·) bound (hidden constants 1) scales
+  over a grid of the theorem's free constants: bounded (confirmed) or growing without limit
+  in a direction of claimed uniformity (refuted), with the largest constant and where.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import numpy as np
 from scipy import stats
@@ -168,3 +172,154 @@ def first_below(curve: np.ndarray, threshold: float) -> int | None:
 
 def _named(f: Fit, method: str) -> Fit:
     return Fit(f.slope, f.intercept, f.lo, f.hi, f.level, f.n, method)
+
+
+# ---- implied constants of O(·) bounds ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One direction of a star grid: the values ``x`` of one free constant of a theorem (the
+    others held at the grid's base point), the observed quantity and the bound with its hidden
+    constants set to 1 at each, and optionally the observations' standard errors (Monte Carlo);
+    exact observations leave ``observed_se`` empty."""
+
+    x: tuple[float, ...]
+    observed: tuple[float, ...]
+    bound: tuple[float, ...]
+    observed_se: tuple[float, ...] = ()
+
+    @property
+    def constants(self) -> np.ndarray:
+        """The implied constants c = observed/bound along the axis."""
+        return np.asarray(self.observed, dtype=float) / np.asarray(self.bound, dtype=float)
+
+
+@dataclass(frozen=True)
+class ImpliedConstant:
+    """How the implied constant c = observed/bound of an O(·) or Θ(·) bound (its hidden
+    constants set to 1) scales along each direction of a grid of the theorem's free constants.
+
+    ``slopes`` holds, per direction, the log-log slope of c over the far end of its axis (the
+    last ``tail`` points) with its interval. The bound fails as an O(·) statement only if c
+    grows without limit: some direction in which the theorem claims uniformity (``uniform``)
+    has a slope interval lying above ``slope_floor`` (``growing``). ``wide`` names the
+    directions whose interval is wider than ``max_width`` (too little signal to call c
+    bounded there). ``largest`` is the largest c on the grid, at ``where``."""
+
+    slopes: dict[str, Fit]
+    uniform: tuple[str, ...]
+    largest: float
+    where: dict[str, float | str]
+    slope_floor: float
+    max_width: float
+    tail: int
+
+    @property
+    def growing(self) -> list[str]:
+        """Directions of claimed uniformity in which c grows (interval above the floor)."""
+        return [d for d in self.uniform if self.slopes[d].lo > self.slope_floor]
+
+    @property
+    def wide(self) -> list[str]:
+        """Directions of claimed uniformity whose slope interval is too wide to decide."""
+        return [d for d in self.uniform if self.slopes[d].hi - self.slopes[d].lo > self.max_width]
+
+    @property
+    def statistic(self) -> float:
+        """The largest lower end of a slope interval over the directions of claimed
+        uniformity: above ``slope_floor`` means c grows without limit in that direction."""
+        return max(self.slopes[d].lo for d in self.uniform)
+
+    @property
+    def verdict(self) -> str:
+        """``refuted`` (c grows in some direction), ``inconclusive`` (an interval too wide to
+        call c bounded) or ``confirmed`` (bounded over the grid)."""
+        return "refuted" if self.growing else "inconclusive" if self.wide else "confirmed"
+
+    @property
+    def worst(self) -> str:
+        """The direction of claimed uniformity whose slope interval reaches highest."""
+        return max(self.uniform, key=lambda d: self.slopes[d].lo)
+
+    def as_dict(self) -> dict:
+        return {"slopes": {d: f.as_dict() for d, f in self.slopes.items()},
+                "uniform": list(self.uniform), "largest": self.largest, "where": self.where,
+                "slope_floor": self.slope_floor, "max_width": self.max_width, "tail": self.tail,
+                "growing": self.growing, "wide": self.wide, "verdict": self.verdict}
+
+    def measurement(self, **fields: Any) -> Any:
+        """A claim's :class:`~.claim.Measurement` of this fit, for the rule
+        ``UpperBound("slope_floor", end="lower")``: the statistic is the slope of the worst
+        direction with its interval (refuted when its lower end exceeds the floor), a direction
+        too wide to decide makes a confirmed verdict inconclusive, and the evidence holds every
+        slope and the largest constant. ``fields`` (series, run, …) are passed through; an
+        ``evidence`` given there is merged in."""
+        from .claim import Check, Measurement
+
+        worst = self.slopes[self.worst]
+        evidence = {"implied_constant": self.as_dict(), **fields.pop("evidence", {})}
+        checks = [*fields.pop("checks", ()), Check(
+            "every slope interval narrow enough to call the constant bounded", not self.wide,
+            "inconclusive")]
+        return Measurement(worst.slope, (worst.lo, worst.hi), evidence=evidence, checks=checks,
+                           predicted=(f"implied constant bounded: slope ≤ {self.slope_floor:g} "
+                                      "in every direction"),
+                           tolerance=f"{worst.level:.0%} interval, last {self.tail} points",
+                           **fields)
+
+
+def implied_constant(axes: dict[str, Axis], *, uniform: tuple[str, ...] | None = None,
+                     tail: int = 3, level: float = 0.95, slope_floor: float = 0.05,
+                     max_width: float = 2.0) -> ImpliedConstant:
+    """The implied constant c = observed/bound of an O(·) bound along each axis of a star grid
+    (:class:`Axis`: one free constant varied, the others at the base point), and whether it
+    stays bounded.
+
+    Per direction, log c is fitted against log x by least squares over the axis' last ``tail``
+    points (its far end, where growth without limit shows: a constant that saturates has its
+    slope fall there, one that grows like a power keeps it). The slope's interval is t-based
+    (``tail`` − 2 degrees of freedom) with per-point variance the fit's residual variance
+    (misfit: a curving log c widens it) plus, for Monte Carlo observations, the point's own
+    (se/observed)²; exact power laws give a zero-width interval. With fewer than three points
+    the interval is infinite. ``uniform`` names the directions in which the theorem claims
+    uniformity (default: every axis, as an absolute constant does)."""
+    if tail < 2:
+        raise ValueError("implied_constant needs a tail of at least two points")
+    uniform = tuple(axes) if uniform is None else tuple(uniform)
+    if not axes or not set(uniform) <= set(axes):
+        raise ValueError(f"directions {sorted(set(uniform) - set(axes))} have no axis")
+    slopes, largest, where = {}, -math.inf, {}
+    for name, axis in axes.items():
+        x, c = np.asarray(axis.x, dtype=float), axis.constants
+        if x.size != c.size or x.size < 2 or np.any(x <= 0) or not np.all(c > 0):
+            raise ValueError(f"axis {name!r}: needs two or more points with x > 0 and positive "
+                             "observed and bound values")
+        order = np.argsort(x)[-tail:]
+        se = (np.asarray(axis.observed_se, dtype=float)[order] / np.asarray(
+            axis.observed, dtype=float)[order]) if axis.observed_se else np.zeros(order.size)
+        slopes[name] = _tail_slope(np.log(x[order]), np.log(c[order]), se**2, level)
+        top = int(np.argmax(c))
+        if c[top] > largest:
+            largest, where = float(c[top]), {"direction": name, name: float(x[top])}
+    return ImpliedConstant(slopes, uniform, largest, where, slope_floor, max_width, tail)
+
+
+def _tail_slope(X: np.ndarray, Z: np.ndarray, point_var: np.ndarray, level: float) -> Fit:
+    """Least-squares slope of Z on X with a t-interval whose per-point variance is the residual
+    variance plus ``point_var`` (infinite with fewer than three points)."""
+    Xc = X - X.mean()
+    sxx = float(Xc @ Xc)
+    if sxx == 0:
+        raise ValueError("an axis needs at least two distinct values")
+    slope = float(Xc @ (Z - Z.mean()) / sxx)
+    intercept = float(Z.mean() - slope * X.mean())
+    dof = X.size - 2
+    if dof <= 0:
+        half = math.inf
+    else:
+        resid = Z - (intercept + slope * X)
+        var = float(resid @ resid) / dof + point_var
+        half = _tq(level, dof) * math.sqrt(float(np.sum(Xc**2 * var)) / sxx**2)
+    return Fit(slope, intercept, slope - half, slope + half, level, int(X.size),
+               "log-log least squares over the axis' far end (misfit + point variance)")
