@@ -136,7 +136,12 @@ def game(arrays: dict[str, np.ndarray], name: str) -> MinMaxGame:
     g = MinMaxGame(name=name, A=A, B=B, C=C, b=b, c=c, p=p, z0=np.zeros(dx + dy))
     # σ_G, ζ² … exist only when the clients share their Hessians (otherwise the dissimilarity
     # grows with ‖z‖ and no finite constant bounds it): such entries are left out, not null
-    consts = {k: v for k, v in constants(g).items() if np.isfinite(v)}
+    try:
+        exact = constants(g)
+    except ArithmeticError:  # e.g. L_f² beyond the doubles
+        raise BadInput(ARG, "the game's exact constants (L_f, μ, L = L_f + L_f²/μ …) overflow "
+                            "a double; rescale the arrays") from None
+    consts = {k: v for k, v in exact.items() if np.isfinite(v)}
     if consts["mu"] <= 0:
         raise BadInput(ARG, f"array 'C' is not positive definite (μ = min_i λ_min(C_i) = "
                             f"{consts['mu']:.3g}): the games' theorems need μ > 0")

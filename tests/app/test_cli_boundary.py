@@ -166,3 +166,17 @@ def test_every_algorithm_problem_pair_runs_or_is_refused(built_once):
                                                                                        problem)
                 assert ", ".join(alg.problems) in " ".join(result.output.split())
     assert declared == sum(len(a.problems) for a in algorithms.values()) >= 80
+
+
+def test_problem_files_are_validated_too(tmp_path):
+    game = {"A": [[[2.0]], [[1.0]]], "B": [[[1.0]], [[0.5]]], "C": [[[1.0]], [[3.0]]],
+            "b": [[1.0], [-1.0]], "c": [[0.5], [2.0]]}
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game))
+    args = ["run", "fsgda", "--problem-file", str(path), "--rounds", "2"]
+    assert _invoke(*args).exit_code == 0
+    assert CAP.search(_refused("--problem-file", *args, "--max-work", "1e3"))
+    _refused("--set K", *args, "--set", "K=2.5")
+    huge = tmp_path / "huge.json"  # L_f² = 1e600 leaves the doubles: refused, not exit 3
+    huge.write_text(json.dumps({**game, "A": [[[1e300]], [[1.0]]]}))
+    assert "overflow" in _refused("--problem-file", "run", "fsgda", "--problem-file", str(huge))
