@@ -16,7 +16,8 @@ from .problems import rotation_game
 
 @claim("gda.p1", title="GDA stays below the Theorem 1 bound",
        prediction="‖z_t − z*‖² ≤ (1 − γμ)^t ‖z_0 − z*‖² for every t at γ = μ/L²",
-       source="Theorem 1", theorems=("gda.thm1",), rule=UpperBound(1.0, rtol=1e-9),
+       source="Theorem 1", provenance="paper", theorems=("gda.thm1",),
+       rule=UpperBound(1.0, rtol=1e-9),
        params={"T": 40, "b": 2.0, "rate_scale": 1.0}, perturb={"rate_scale": 2.0},
        figure=FigureSpec("GDA against Theorem 1", "iteration t", "‖z_t − z*‖²"))
 def p1(params, seed: int) -> Measurement:

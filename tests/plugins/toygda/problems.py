@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from fedbounds.params import Param
 from fedbounds.problems.base import ProblemEntry
 
 
@@ -26,5 +27,6 @@ def rotation_game(params: dict[str, float], seed: int = 0) -> RotationGame:
 
 
 PROBLEMS = [ProblemEntry("toy-rotation", "gda", "F(z) = J(z − z*), J = [[μ, b], [−b, μ]]",
-                         rotation_game, {"mu": (1.0, "strong monotonicity μ"),
-                                         "b": (2.0, "rotation b")})]
+                         rotation_game,
+                         {"mu": Param(1.0, "strong monotonicity μ", low=0, low_open=True, high=1e6),
+                          "b": Param(2.0, "rotation b", low=-1e6, high=1e6)})]
