@@ -25,7 +25,9 @@ from fedbounds.problems.minmax import MinMaxGame, constants, make_game
 from fedbounds.verify.algorithms.fednorm import FEDNORM_SGDA_PLUS
 from fedbounds.verify.claim import (
     AtMost,
+    Check,
     FigureSpec,
+    Interval,
     Measurement,
     Params,
     RunConfig,
@@ -34,7 +36,7 @@ from fedbounds.verify.claim import (
 )
 from fedbounds.verify.exact import fednorm as exact
 from fedbounds.verify.fitting import mean_ci
-from fedbounds.verify.minmax import local_steps
+from fedbounds.verify.minmax import local_steps, noisy_grad
 
 GAME = "minmax-quadratic"
 
@@ -347,3 +349,137 @@ def p15(params: Params, seed: int) -> Measurement:
         predicted=f"max LHS/RHS ≤ {params['rhs_scale']:g}", tolerance="1e-9 (relative)")
 
 
+
+
+# ---- P8: local-noise reduction, eq. (18) -------------------------------------------------------
+
+P8_SET = {"M": 4, "sigma_x": 1.0, "sigma_y": 1.0, "beta_L": 0.5, "sigma_G": 1.0}
+P8_TAU = np.array([1, 3, 5, 8])
+
+
+def _a_vector(tau: int, rho: float) -> np.ndarray:
+    """a^(k) = (1 − ρ^{τ−k})/(1 − ρ), k = 0..τ−1: the weight of the k-th gradient in the final
+    iterate of heavy-ball local steps (Appendix A.1 [L547–L555]; 1 for SGDA)."""
+    k = np.arange(tau)
+    return np.ones(tau) if rho == 0 else (1 - rho ** (tau - k)) / (1 - rho)
+
+
+@claim("fednorm.p8", title="Eq. (18): normalization averages the local noise, "
+       "E‖g_i − h_i‖² = Σ_k a_k² E‖noise_k‖²/‖a_i‖₁²",
+       prediction="for every client (τ_i = 1, 3, 5, 8; SGDA and heavy-ball ρ = 0.5; multiplicative"
+       " noise β_L = 0.5): E‖g_i − h_i‖² = Σ_k [a_i^(k)]² (σ_L² + β_L² E‖∇f_i(z_i^(k))‖²)/‖a_i‖₁²"
+       " — σ_L²/τ_i for SGDA with β_L = 0 (relative deviation 0 ± 0.05, 95% interval)",
+       source="Lemma B.2, eq. (18) and its step (a) [L773–L795]; Appendix A.1 [L547–L555]",
+       provenance="paper", theorems=("fednorm.thm1",),
+       rule=Interval("predicted", 0.05), params={"predicted": 0.0, "formula": "eq. (18)",
+                                                 "replicas": 6000},
+       profiles={"full": {"replicas": 100000}}, perturb={"formula": "sigma_L^2/tau"},
+       figure=FigureSpec("Eq. (18): Monte Carlo E‖g_i − h_i‖² against the identity", "τ_i",
+                         "relative deviation", logy=False, kind="scatter"))
+def p8(params: Params, seed: int) -> Measurement:
+    """P8: per client and ρ, the Monte Carlo mean of ‖g_i − h_i‖² − prediction over one round
+    of the algorithm's local steps, relative to the prediction (interval over replicas); the
+    worst (client, ρ)."""
+    g = make_game(P8_SET, params["instance_seed"])
+    rng, R, K = _rng(seed, 8), params["replicas"], int(P8_TAU.max())
+    z = rng.standard_normal(g.d)
+    eta = 0.05
+    s = np.concatenate([np.full(g.dx, eta), np.full(g.dy, -eta)])
+    z0 = np.broadcast_to(z, (R, g.M, g.d)).copy()
+    worst, rows, xs, ys = None, [], [], []
+    sL2 = g.constants["sigma_L"] ** 2
+    for rho in (0.0, 0.5):
+        xi = rng.standard_normal((R, K, g.M, g.d))
+        iterates = [z0] + [local_steps(g, z0, None, np.minimum(P8_TAU, k), s, xi, rho=rho)
+                           for k in range(1, K + 1)]
+        for i, tau in enumerate(P8_TAU):
+            a = _a_vector(int(tau), rho)
+            l1 = a.sum()
+            g_i = (z - iterates[tau][:, i]) / (s * l1)  # the algorithm's normalized direction
+            grads = np.stack([(iterates[k][:, i] @ g.H[i].T) + g.h[i] for k in range(tau)], 1)
+            h_i = np.einsum("k,rkd->rd", a, grads) / l1
+            lhs = np.sum((g_i - h_i) ** 2, axis=1)
+            if params["formula"] == "eq. (18)":
+                pred = (a**2 @ (sL2 + g.beta_L**2 * np.sum(grads**2, axis=2)).T) / l1**2
+            else:  # the SGDA, β_L = 0 special case applied to every client
+                pred = np.full(R, sL2 / tau)
+            est = mean_ci(lhs - pred)
+            scale = float(pred.mean())
+            row = {"rho": rho, "tau": int(tau), "a_l2_sq_over_l1_sq": float(a @ a / l1**2),
+                   "lhs_mean": float(lhs.mean()), "prediction_mean": scale,
+                   "relative_deviation": est.value / scale,
+                   "interval": [est.lo / scale, est.hi / scale]}
+            rows.append(row)
+            xs.append(int(tau) + rho / 4)
+            ys.append(row["relative_deviation"])
+            if worst is None or abs(row["relative_deviation"]) > abs(worst["relative_deviation"]):
+                worst = row
+    assert worst is not None
+    return Measurement(worst["relative_deviation"], tuple(worst["interval"]),
+                       series={"clients (τ_i + ρ/4)": (xs, ys)}, hlines={"0": 0.0},
+                       evidence={"rows": rows, "worst": worst, "formula": params["formula"],
+                                 "replicas": R, "eta": eta, "beta_L": g.beta_L,
+                                 "sigma_L_sq": sL2},
+                       run=RunConfig("fednorm-sgda", GAME, {**P8_SET, "tau": 1, "tau_max": 8,
+                                                            "rho": 0.5, "eta_cx": eta,
+                                                            "eta_cy": eta}, 100, 64, seed))
+
+
+# ---- P17: Remark 7 -----------------------------------------------------------------------------
+
+P17_SET = {"M": 8, "sigma_x": 0.5, "sigma_y": 0.5, "beta_L": 0.5}
+P17_SIGMA_G = (0.0, 0.5, 1.0, 2.0, 4.0)
+
+
+@claim("fednorm.p17", title="Remark 7: with β_L > 0 the synchronous estimator's variance "
+       "depends on σ_G even with τ = 1",
+       prediction="E‖(1/n)Σ_i ∇f_i(z; ξ_i) − ∇F(z)‖² = (1/n²) Σ_i (σ_L² + β_L²‖∇f_i(z)‖²) for the"
+       " game's noise (Assumption 3 with equality); at the saddle (∇F = 0) it grows with σ_G, "
+       "unlike the n-sample minibatch value (σ_L² + β_L²‖∇F‖²)/n ((variance − formula)/variance 0 ± "
+       "0.03)",
+       source="Remark 7, Appendix A.2 [L559–L566]",
+       provenance="paper", theorems=("fednorm.thm1",),
+       rule=Interval("predicted", 0.03), params={"predicted": 0.0, "formula": "remark 7",
+                                                 "replicas": 20000},
+       profiles={"full": {"replicas": 200000}}, perturb={"formula": "minibatch"},
+       figure=FigureSpec("Remark 7: variance of the synchronous estimator at the saddle", "σ_G",
+                         "E‖(1/n)Σ ∇f_i(z*; ξ_i) − ∇F(z*)‖²", logy=False))
+def p17(params: Params, seed: int) -> Measurement:
+    """P17: worst relative deviation (interval over replicas) of the Monte Carlo variance from
+    the formula, at the saddle and at a random point, over σ_G; check: increasing in σ_G at
+    the saddle."""
+    rng, R = _rng(seed, 17), params["replicas"]
+    rows, worst, at_saddle = [], None, []
+    for sigma_G in P17_SIGMA_G:
+        g = make_game({**P17_SET, "sigma_G": sigma_G}, params["instance_seed"])
+        n = g.M
+        for where, z in (("saddle", g.z_star()), ("random", g.z_star() + rng.standard_normal(
+                g.d))):
+            grads = np.einsum("mij,j->mi", g.H, z) + g.h  # (M, d), exact
+            xi = rng.standard_normal((R, n, g.d))
+            noisy = noisy_grad(g, np.broadcast_to(grads, (R, n, g.d)), xi)
+            dev = np.sum((noisy.mean(axis=1) - grads.mean(axis=0)) ** 2, axis=1)
+            sL2 = g.constants["sigma_L"] ** 2
+            if params["formula"] == "remark 7":
+                pred = float(np.sum(sL2 + g.beta_L**2 * np.sum(grads**2, axis=1))) / n**2
+            else:
+                pred = (sL2 + g.beta_L**2 * float(np.sum(grads.mean(axis=0) ** 2))) / n
+            est = mean_ci(dev)
+            row = {"sigma_G": sigma_G, "point": where, "variance": est.as_dict(),  # (V − pred)/V
+                   "prediction": pred, "relative_deviation": 1 - pred / est.value,
+                   "interval": [1 - pred / est.lo, 1 - pred / est.hi]}
+            rows.append(row)
+            if where == "saddle":
+                at_saddle.append(est.value)
+            if worst is None or abs(row["relative_deviation"]) > abs(worst["relative_deviation"]):
+                worst = row
+    assert worst is not None
+    increasing = bool(np.all(np.diff(at_saddle) > 0))
+    return Measurement(worst["relative_deviation"], tuple(worst["interval"]),
+                       series={"Monte Carlo, saddle": (list(P17_SIGMA_G), at_saddle)},
+                       evidence={"rows": rows, "worst": worst, "formula": params["formula"],
+                                 "replicas": R},
+                       checks=(Check("variance at the saddle increases with σ_G", increasing),),
+                       run=RunConfig("fednorm-sgda", GAME, {**P17_SET, "sigma_G": 2.0, "tau": 1,
+                                                            "eta_cx": 0.01, "eta_cy": 0.01},
+                                     100, 64, seed))
