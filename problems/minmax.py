@@ -367,3 +367,110 @@ PROBLEMS = [
     ProblemEntry("minmax-ncc", "fednorm", "NC-C game: C = 0, y in the ball ‖y‖² ≤ R", _ncc,
                  NCC_PARAMS, footprint),
 ]
+
+
+# ---- additions for the SAGDA / FedSGDA claims (issue 15) -----------------------------------------
+def with_coupling_spread(g: MinMaxGame, spread: float, seed: int) -> MinMaxGame:
+    """The game with client-specific couplings B_i = B̄ + spread·E_i, Σ p_i E_i = 0 (E_i standard
+    normal, from ``seed``): client Hessians that differ in the x–y block, F and Φ unchanged,
+    constants recomputed exactly (L_f = max_i ‖H_i‖₂ grows with the spread)."""
+    rng = np.random.default_rng([seed, 12])
+    E = rng.standard_normal(g.B.shape)
+    E -= np.einsum("m,mij->ij", g.p, E)
+    h = replace(g, B=g.B + spread * E, constants={})
+    return replace(h, constants=constants(h))
+
+
+@dataclass(frozen=True)
+class MoreauPoint:
+    """The NC-C game's Moreau envelope Φ_{1/2L_f} at points x (..., dx): the prox point x̂, the
+    gradient ∇Φ_{1/2L_f}(x) = 2L_f(x − x̂) and its squared norm, the envelope's value bracketed
+    by [lower, upper] (dual and primal values of the inner problem), and ``error`` ≥
+    ‖∇Φ_{1/2L_f}(x) − computed gradient‖, certified by the duality gap."""
+
+    prox: np.ndarray
+    grad: np.ndarray
+    grad_sq: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+    error: np.ndarray
+
+
+def ncc_moreau(g: MinMaxGame, x: np.ndarray) -> MoreauPoint:
+    """Moreau envelope of Φ(u) = ½uᵀĀu + b̄ᵀu + r‖B̄ᵀu − c̄‖ (the NC-C game, C = 0, λ = 0) with
+    parameter 1/(2L_f) at x (..., dx), by an inner solve with a certified accuracy.
+
+    The inner problem min_u Φ(u) + L_f‖u − x‖² is min_u max_{‖y‖≤r} ψ(u, y) with ψ quadratic,
+    ψ = ½uᵀĀu + b̄ᵀu + yᵀ(B̄ᵀu − c̄) + L_f‖u − x‖²; for fixed y its minimiser is
+    u(y) = P⁻¹(2L_f x − b̄ − B̄y), P = Ā + 2L_f I ⪰ L_f I (‖Ā‖ ≤ L_f), and the dual
+    max_{‖y‖≤r} −½yᵀWy + qᵀy (W = B̄ᵀP⁻¹B̄, q = B̄ᵀP⁻¹(2L_f x − b̄) − c̄) is a trust-region problem
+    solved in W's eigenbasis by bisection on its multiplier. The duality gap
+    δ = h(u(y)) − d(y) ≥ 0 bounds the error: h is (λ_min(Ā) + 2L_f)-strongly convex, so
+    ‖u(y) − x̂‖² ≤ 2δ/(λ_min(Ā) + 2L_f) and the gradient's error is at most 2L_f times its
+    square root (δ includes a rounding allowance of 8ε_mach(|h| + |d|))."""
+    if g.radius is None or g.lam != 0:
+        raise ValueError("ncc_moreau needs the NC-C game (radius set, λ = 0)")
+    Lf, r = g.constants["L_f"], float(g.radius)
+    A, B, _, b, c = g.mean_blocks()
+    P = A + 2 * Lf * np.eye(g.dx)
+    Pinv = np.linalg.inv(P)
+    W = B.T @ Pinv @ B
+    lam, V = np.linalg.eigh(0.5 * (W + W.T))
+    lam = np.maximum(lam, 0.0)
+    X = np.asarray(x, dtype=float).reshape(-1, g.dx)
+    a0 = 2 * Lf * X - b
+    q = a0 @ Pinv @ B - c  # (n, dy)
+    qt = q @ V
+
+    def norm_sq(nu: np.ndarray, power: int = 2) -> np.ndarray:
+        den = lam[None, :] + nu[:, None]
+        ok = den > 0
+        return np.sum(np.where(ok, qt**2 / np.where(ok, den, 1.0) ** power,
+                               np.where(qt**2 > 0, np.inf, 0.0)), axis=1)
+
+    inside = norm_sq(np.zeros(X.shape[0])) <= r * r
+    # ‖y(ν)‖ = r for ν > 0: safeguarded Newton on 1/‖y(ν)‖ − 1/r (increasing and concave in ν,
+    # Moré–Sorensen), bracketed in [lo, hi] with ‖y(lo)‖ ≥ r ≥ ‖y(hi)‖
+    lo = np.zeros(X.shape[0])
+    hi = np.linalg.norm(q, axis=1) / r + 1e-300
+    nu = 0.5 * hi
+    for _ in range(60):
+        n2 = norm_sq(nu)
+        big = n2 > r * r
+        lo, hi = np.where(big, nu, lo), np.where(big, hi, nu)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            step = (1 / np.sqrt(n2) - 1 / r) * n2 ** 1.5 / norm_sq(nu, 3)
+        new = nu - step
+        new = np.where((new > lo) & (new < hi) & np.isfinite(new), new, 0.5 * (lo + hi))
+        done = bool(np.all(np.abs(new - nu) <= 1e-15 * (1 + nu)))
+        nu = new
+        if done:
+            break
+    nu = np.where(inside, 0.0, nu)
+    den = lam[None, :] + nu[:, None]
+    yt = np.where(den > 0, qt / np.where(den > 0, den, 1.0), 0.0)
+    Y = yt @ V.T
+    n = np.linalg.norm(Y, axis=1, keepdims=True)
+    Y = Y * np.minimum(1.0, r / np.maximum(n, 1e-300))  # feasible to rounding
+    U = (a0 - Y @ B.T) @ Pinv
+    upper = np.asarray(g.phi(U)) + Lf * np.sum((U - X) ** 2, axis=1)
+    lower = (-0.5 * np.einsum("ni,ij,nj->n", a0 - Y @ B.T, Pinv, a0 - Y @ B.T) - Y @ c
+             + Lf * np.sum(X**2, axis=1))
+    eps = np.finfo(float).eps
+    gap = np.maximum(upper - lower, 0.0) + 8 * eps * (np.abs(upper) + np.abs(lower))
+    strong = float(np.linalg.eigvalsh(0.5 * (A + A.T))[0]) + 2 * Lf
+    grad = 2 * Lf * (X - U)
+    shape = np.shape(x)[:-1]
+    return MoreauPoint(U.reshape(np.shape(x)), grad.reshape(np.shape(x)),
+                       np.sum(grad**2, axis=1).reshape(shape), lower.reshape(shape),
+                       upper.reshape(shape),
+                       (2 * Lf * np.sqrt(2 * gap / strong)).reshape(shape))
+
+
+def ncc_y_star(g: MinMaxGame, x: np.ndarray) -> np.ndarray:
+    """A maximiser y*(x) = r(B̄ᵀx − c̄)/‖B̄ᵀx − c̄‖ of F(x, ·) over the ball of the NC-C game (any
+    point of the ball where B̄ᵀx = c̄), x (..., dx)."""
+    _, B, _, _, c = g.mean_blocks()
+    w = x @ B - c
+    n = np.linalg.norm(w, axis=-1, keepdims=True)
+    return float(g.radius) * w / np.maximum(n, 1e-300)

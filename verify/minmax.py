@@ -104,12 +104,14 @@ def pair(g: MinMaxGame, ax: float, ay: float) -> np.ndarray:
 
 def local_steps(g: MinMaxGame, z0: np.ndarray, idx: np.ndarray | None, tau: np.ndarray,
                 s: np.ndarray, xi: np.ndarray | None, *, corr: np.ndarray | None = None,
-                x_snap: np.ndarray | None = None, rho: float = 0.0, batch: float = 1.0
-                ) -> np.ndarray:
+                x_snap: np.ndarray | None = None, rho: float = 0.0, batch: float = 1.0,
+                watch: Callable[[np.ndarray, np.ndarray], None] | None = None) -> np.ndarray:
     """Local descent–ascent of the selected clients from z0 (R, k, d); client j takes
     τ_{idx_j} steps (tau: (M,) ints). Direction per step: ∇f_i(z; ξ) + corr (SAGDA control
     variates), with ∇_y taken at (x_snap, y) for the "+" variants (fed_norm_sgda.md §4.1),
-    heavy-ball d ← ρd + direction (buffer reset per round, §2 examples), z ← z − s ⊙ d."""
+    heavy-ball d ← ρd + direction (buffer reset per round, §2 examples), z ← z − s ⊙ d.
+    ``watch(z, grad)``, when given, sees every local iterate z (R, k, d) with its noise-free
+    gradient ∇f_i(z) (R, k, d) before the step (e.g. to bound the gradients a proof uses)."""
     R, k, d = z0.shape
     dx = g.dx
     if idx is None:
@@ -125,6 +127,8 @@ def local_steps(g: MinMaxGame, z0: np.ndarray, idx: np.ndarray | None, tau: np.n
         xi = np.take_along_axis(xi[:, :K], idx[:, None, :, None], axis=2)
     for step in range(K):
         grad = client_grad(g, z, H=H, h=h)
+        if watch is not None:
+            watch(z, grad)
         if x_snap is not None:
             zs = np.concatenate([x_snap, z[..., dx:]], axis=-1)
             grad[..., dx:] = client_grad(g, zs, H=H, h=h)[..., dx:]

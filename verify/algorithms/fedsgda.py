@@ -17,7 +17,7 @@ for a game.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -62,8 +62,11 @@ class FedSGDAMState(NamedTuple):
     u: np.ndarray
 
 
-def build_plus(g: MinMaxGame, config: Mapping[str, Any]) -> Method[FedSGDAPlusState]:
-    """FedSGDA+ (Algorithm 1); η_x = η_y = 1 is Local SGDA+ (Section 3.1 [L155])."""
+def build_plus(g: MinMaxGame, config: Mapping[str, Any],
+               watch: Callable[[np.ndarray, np.ndarray], None] | None = None
+               ) -> Method[FedSGDAPlusState]:
+    """FedSGDA+ (Algorithm 1); η_x = η_y = 1 is Local SGDA+ (Section 3.1 [L155]). ``watch`` sees
+    every local iterate with its noise-free gradient (:func:`~..minmax.local_steps`)."""
     N, d, dx = g.M, g.d, g.dx
     Q, S, b = config["Q"], config["S"], config["b"]
     tau = as_taus(Q, N)
@@ -78,7 +81,7 @@ def build_plus(g: MinMaxGame, config: Mapping[str, Any]) -> Method[FedSGDAPlusSt
              ) -> tuple[FedSGDAPlusState, np.ndarray]:
         z, x_tilde = state
         zQ = local_steps(g, np.repeat(z[:, None], N, 1), None, tau, s_l, draws.get("noise"),
-                         x_snap=np.repeat(x_tilde[:, None], N, 1), batch=b)
+                         x_snap=np.repeat(x_tilde[:, None], N, 1), batch=b, watch=watch)
         z_new = project_y(g, z + eta_g * (zQ.mean(1) - z))
         if (t + 1) % S == 0:  # k ← k + 1, x̃_k = x̄_{t+1}
             x_tilde = z_new[:, :dx].copy()
