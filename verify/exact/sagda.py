@@ -31,7 +31,14 @@ from fedbounds.theorems.sagda import LEMMA_RHS
 
 from ..algorithm import Method
 from ..minmax import sampled
-from .minmax import fixed_point, grad_phi_affine, quad_expect, round_map, sampled_moments
+from .minmax import (
+    affine_round,
+    fixed_point,
+    grad_phi_affine,
+    quad_expect,
+    round_map,
+    sampled_moments,
+)
 
 STEP_RULE = ("η_{x,l} = η_{y,l} = η_l fixed (small, so the local-drift terms are minor); "
              "η_{y,g} = ½·engine.max_step(thm, 'eta_yg') at a small start η_{x,g} (first of "
@@ -323,3 +330,41 @@ def feasibility_rows(L_f: float, mu: float, K: int, M: int, ms: tuple[int, ...],
                          "gamma_y_cap": steps["eta_yl"] * binding["eta_yg_cap"] * K,
                          "binding": binding, "bound_T": bd.value, "terms": bd.terms})
     return rows
+
+
+# ---- FSGDA under full participation with additive noise: exact moments (claim sagda.p13) -------
+def fsgda_noise_cov(g: MinMaxGame, config: Mapping[str, Any]) -> np.ndarray:
+    """Covariance of the noise one FSGDA round with all M clients adds to z_{t+1} (additive
+    Gaussian noise, β_L = 0): client i's K local steps z ← (I − SH_i)z − S(h_i + ξ) carry
+    C_i = Σ_k (I − SH_i)^k S D S (I − SH_i)^{kᵀ} (S the signed local steps, D the per-coordinate
+    variance), and the server step z + G((1/M)Σ_i z_i − z) scales it to G(Σ_i C_i/M²)G
+    (Algorithm 2 [L184–L197])."""
+    if g.beta_L or not g.affine:
+        raise ValueError("fsgda_noise_cov needs additive noise on an affine game")
+    s = np.concatenate([np.full(g.dx, config["eta_xl"]), np.full(g.dy, -config["eta_yl"])])
+    sds = np.diag(s * g.coord_var() * s)
+    eg = np.diag(np.concatenate([np.full(g.dx, config["eta_xg"]),
+                                 np.full(g.dy, config["eta_yg"])]))
+    total = np.zeros((g.d, g.d))
+    for i in range(g.M):
+        lin = np.eye(g.d) - s[:, None] * g.H[i]
+        cov = np.zeros((g.d, g.d))
+        for _ in range(int(config["K"])):
+            cov = lin @ cov @ lin.T + sds
+        total += cov
+    return eg @ total @ eg / g.M**2
+
+
+def full_participation_average(method: Method, g: MinMaxGame, T: int) -> float:
+    """Exact (1/T) Σ_{t<T} E‖∇Φ(x_t)‖² of FSGDA with all M clients from the game's start: the
+    round is z' = Az + c + noise (A, c read off the method's step, the noise's covariance from
+    :func:`fsgda_noise_cov`), so the mean and covariance of z_t follow exactly."""
+    A, c = affine_round(round_map(method, g.M), g.d)
+    noise = fsgda_noise_cov(g, method.config)
+    G, g0 = grad_phi_affine(g)
+    mean, cov, total = g.z0.astype(float).copy(), np.zeros((g.d, g.d)), 0.0
+    for _ in range(T):
+        v = G @ mean + g0
+        total += float(v @ v + np.trace(G @ cov @ G.T))
+        mean, cov = A @ mean + c, A @ cov @ A.T + noise
+    return total / T
