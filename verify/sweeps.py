@@ -55,7 +55,7 @@ def _names(theorem_id: str) -> tuple[frozenset[str], frozenset[str]]:
 def _max_step(theorem_id: str, vary: str, values: tuple[tuple[str, Fraction], ...]
               ) -> tuple[float | None, str | None]:
     ms = engine.max_step(registry.get(theorem_id), vary, dict(values))
-    return ms.value, ms.binding
+    return (math.inf if ms.unbounded else ms.value), ms.binding
 
 
 def max_step(theorem_id: str, vary: str, values: Mapping[str, Any], *, inside: bool = True
@@ -71,20 +71,35 @@ def max_step(theorem_id: str, vary: str, values: Mapping[str, Any], *, inside: b
                         if n in _names(theorem_id)[0] and n != vary))
     value, binding = _max_step(theorem_id, vary, used)
     if value is None or not math.isfinite(value):
-        raise ValueError(f"{theorem_id}: no finite feasible {vary} ({binding})")
+        raise ValueError(f"{theorem_id}: no {'finite ' if value is None else ''}feasible "
+                         f"{vary}: {binding or 'the conditions do not bound it'}")
     return (value * (1 - SAFETY) if inside else value), binding
 
 
+def is_unbounded(theorem_id: str, vary: str, values: Mapping[str, Any]) -> bool:
+    """Whether the conditions of ``theorem_id`` leave ``vary`` unbounded above (proven by the
+    engine's max-step), the others at ``values``."""
+    used = tuple(sorted((n, Fraction(v)) for n, v in values.items()
+                        if n in _names(theorem_id)[0] and n != vary))
+    return _max_step(theorem_id, vary, used)[0] == math.inf
+
+
 def sequential_max_steps(theorem_id: str, order: Sequence[str], values: Mapping[str, Any],
-                         start: Mapping[str, float]) -> tuple[dict[str, float], dict[str, Any]]:
+                         start: Mapping[str, float], unbounded: Mapping[str, float] | None = None
+                         ) -> tuple[dict[str, float], dict[str, Any]]:
     """Step sizes one at a time: each name of ``order`` is set to its max-step with the names
     already set at their values and the others at ``start`` (e.g. tiny); returns the steps and
-    each binding condition."""
+    each binding condition. A name the conditions leave unbounded above takes its value in
+    ``unbounded`` (binding: "unbounded"), if given; otherwise a ``ValueError``."""
     steps = dict(start)
     binding: dict[str, Any] = {}
     for name in order:
         steps.pop(name, None)
-        steps[name], binding[name] = max_step(theorem_id, name, {**values, **steps})
+        given = {**values, **steps}
+        if unbounded and name in unbounded and is_unbounded(theorem_id, name, given):
+            steps[name], binding[name] = unbounded[name], "unbounded: the conditions leave it free"
+            continue
+        steps[name], binding[name] = max_step(theorem_id, name, given)
     return {k: float(v) for k, v in steps.items()}, binding
 
 
@@ -329,23 +344,29 @@ def quadratic_functional(model: AffineModel, G: np.ndarray, g0: np.ndarray, fiel
     return ell
 
 
-def exact_average(model: AffineModel, ell: np.ndarray, mean0: np.ndarray, cov0: np.ndarray,
-                  T: int, curve_points: int = 60) -> tuple[float, list[int], list[float]]:
-    """(1/T) Σ_{t<T} ℓᵀq_t exactly (the moments from w_0 with mean ``mean0`` and covariance
-    ``cov0``), and the running average at about ``curve_points`` log-spaced t (for a figure)."""
+def exact_curve(model: AffineModel, ell: np.ndarray, mean0: np.ndarray, cov0: np.ndarray,
+                T: int) -> np.ndarray:
+    """ℓᵀq_t for t = 0..T − 1 exactly: the moments from w_0 with mean ``mean0`` and covariance
+    ``cov0`` (inf from the first non-finite moment on)."""
     Mop = moment_operator(model)
     q = np.concatenate([(cov0 + np.outer(mean0, mean0)).reshape(-1), mean0, [1.0]])
-    marks = set(np.unique(np.geomspace(1, T, curve_points).astype(int)).tolist())
-    total, ts, avgs = 0.0, [], []
+    out = np.full(T, math.inf)
     for t in range(T):
-        total += float(ell @ q)
-        if t + 1 in marks:
-            ts.append(t + 1)
-            avgs.append(total / (t + 1))
+        out[t] = float(ell @ q)
         q = Mop @ q
         if not np.all(np.isfinite(q)):
-            return math.inf, ts, avgs
-    return total / T, ts, avgs
+            break
+    return out
+
+
+def exact_average(model: AffineModel, ell: np.ndarray, mean0: np.ndarray, cov0: np.ndarray,
+                  T: int, curve_points: int = 60) -> tuple[float, list[int], list[float]]:
+    """(1/T) Σ_{t<T} ℓᵀq_t exactly (:func:`exact_curve`), and the running average at about
+    ``curve_points`` log-spaced t (for a figure)."""
+    curve = exact_curve(model, ell, mean0, cov0, T)
+    running = np.cumsum(curve) / np.arange(1, T + 1)
+    marks = np.unique(np.geomspace(1, T, curve_points).astype(int))
+    return float(running[-1]), marks.tolist(), running[marks - 1].tolist()
 
 
 def game_functional(model: AffineModel, g: MinMaxGame) -> np.ndarray:
