@@ -494,20 +494,26 @@ FEDNORM_GRIDS = {  # NC-SC: (n, p_skew, τ_min, τ_max, P); NC-C: (n, τ, P)
 }
 FEDNORM_FREE_STEP = 1.0  # γ^s_y·τ_eff·L_f where the conditions leave γ^s_y free (P = n, β_L = 0)
 FEDNORM_NOISE = [(1.0, 1.0), (0.0, 3.0), (1.0, 0.0)]  # (σ_x = σ_y, σ_G)
-FEDNORM_NCSC = {  # theorem → (the theorem whose max-step steps it runs at, decides, extra inputs)
+FEDNORM_NCSC = {  # theorem → (the printed theorem whose max-step steps it runs at, decides);
+    # corrected forms run at the printed steps (shown, not decided on)
     "fednorm.thm1": ("fednorm.thm1", True), "fednorm.cor1.1": ("fednorm.thm1", True),
     "fednorm.rem3": ("fednorm.rem3", True), "fednorm.cor1.2": ("fednorm.cor1.2", True),
-    "fednorm.thm1.corrected": ("fednorm.thm1.corrected", False),
-    "fednorm.cor1.1.corrected": ("fednorm.thm1.corrected", False),
-    "fednorm.rem3.corrected": ("fednorm.rem3.corrected", False),
-    "fednorm.cor1.2.corrected": ("fednorm.cor1.2.corrected", False),
+    "fednorm.thm1.corrected": ("fednorm.thm1", False),
+    "fednorm.cor1.1.corrected": ("fednorm.thm1", False),
+    "fednorm.rem3.corrected": ("fednorm.rem3", False),
+    "fednorm.cor1.2.corrected": ("fednorm.cor1.2", False),
 }
+FEDNORM_NCC = {"fednorm.thm2": ("fednorm.thm2", True), "fednorm.cor2.1": ("fednorm.thm2", True),
+               "fednorm.cor2.2": ("fednorm.cor2.2", True),
+               "fednorm.thm2.corrected": ("fednorm.thm2", False),
+               "fednorm.cor2.1.corrected": ("fednorm.thm2", False)}
 
 
 def fednorm_ncsc_points(grid: str, T: int, instance_seed: int
                         ) -> tuple[list[sweeps.SweepPoint], Any, float]:
-    """Theorem 1, Corollaries 1.1 and 1.2 and Remark 3 (and their corrections) at the steps of
-    their own max-step (order γ^s_y, γ^s_x, η^c_y, η^c_x), exact averages of Fed-Norm-SGDA."""
+    """Theorem 1, Corollaries 1.1 and 1.2 and Remark 3 at the steps of their own max-step
+    (order γ^s_y, γ^s_x, η^c_y, η^c_x; Corollary 1.1 shares Theorem 1's conditions), their
+    corrections at the printed steps; exact averages of Fed-Norm-SGDA."""
     from fedbounds.verify.algorithms.fednorm import FEDNORM_SGDA
     from fedbounds.verify.exact import fednorm as fexact
 
@@ -580,10 +586,12 @@ def fednorm_ncc_inputs(g: MinMaxGame, tau: int, P: int) -> dict[str, Fraction]:
 
 def fednorm_ncc_points(grid: str, T: int, R: int, instance_seed: int, seed: int
                        ) -> list[sweeps.SweepPoint]:
-    """Theorem 2 and Corollaries 2.1, 2.2 (and corrections) on the scalar NC-C game: γ^s_y, then
-    η^c_y from max-step (the only steps the conditions constrain); γ^s_x, η^c_x and S from
+    """Theorem 2 and Corollaries 2.1, 2.2 (corrections at the printed steps) on the scalar NC-C
+    game: γ^s_y, then η^c_y from max-step (the only steps the conditions constrain; Corollary
+    2.1 shares Theorem 2's conditions); γ^s_x, η^c_x and S from
     Theorem 2's schedule [L1165]; Monte Carlo of Fed-Norm-SGDA+ with closed-form Moreau
     gradients."""
+    from fedbounds import registry
     from fedbounds.complexity import schedule_values
     from fedbounds.verify.algorithms.fednorm import FEDNORM_SGDA_PLUS
 
@@ -593,25 +601,24 @@ def fednorm_ncc_points(grid: str, T: int, R: int, instance_seed: int, seed: int
         inputs = {**fednorm_ncc_inputs(g, tau, P), "T": Fraction(T)}
         consts = {"n": n, "tau": tau, "P": P, "T": T, "r": g.radius, "L_f": float(inputs["L_f"]),
                   "G_x": float(inputs["G_x"]), "Delta_bar_Phi": float(inputs["Delta_bar_Phi"])}
-        for tid, decides in (("fednorm.thm2", True), ("fednorm.cor2.1", True),
-                             ("fednorm.cor2.2", True), ("fednorm.thm2.corrected", False),
-                             ("fednorm.cor2.1.corrected", False)):
-            from fedbounds import registry
-
-            sched = schedule_values(registry.get("fednorm.thm2"), {
-                k: float(v) for k, v in {**inputs, "tau_bar": inputs["tau"]}.items()})
-            start = {"eta_cx": sched["eta_cx"], "gamma_sx": sched["gamma_sx"], "eta_cy": 1e-12}
+        sched = schedule_values(registry.get("fednorm.thm2"), {
+            k: float(v) for k, v in {**inputs, "tau_bar": inputs["tau"]}.items()})
+        start = {"eta_cx": sched["eta_cx"], "gamma_sx": sched["gamma_sx"], "eta_cy": 1e-12}
+        S = max(1, round(sched["S"]))
+        runs: dict[str, tuple] = {}
+        for tid, (steps_from, decides) in FEDNORM_NCC.items():
             try:
-                steps, binding = sweeps.sequential_max_steps(tid, ("gamma_sy", "eta_cy"), inputs,
-                                                             start)
+                steps, binding = sweeps.sequential_max_steps(steps_from, ("gamma_sy", "eta_cy"),
+                                                             inputs, start)
             except ValueError as err:
                 points.append(sweeps.SweepPoint(tid, consts, {}, math.nan, math.nan, False,
                                                 decides=decides, note=str(err)))
                 continue
-            S = max(1, round(sched["S"]))
-            cfg = {**steps, "tau": tau, "P": P, "S": S}
-            mean, lo, hi, _div = moreau_average(FEDNORM_SGDA_PLUS, g, cfg, T, R, seed)
-            observed = (mean, lo, hi)
+            if steps_from not in runs:
+                runs[steps_from] = moreau_average(FEDNORM_SGDA_PLUS, g,
+                                                  {**steps, "tau": tau, "P": P, "S": S}, T, R,
+                                                  seed)
+            observed = runs[steps_from]
             bd = sweeps.bound_at(tid, {**inputs, **steps, "S": S})
             points.append(sweeps.SweepPoint(
                 tid, consts, {**steps, "S": S}, observed[0], bd.value, bd.feasible, observed[1],
@@ -631,9 +638,7 @@ def fednorm_ncc_points(grid: str, T: int, R: int, instance_seed: int, seed: int
               "[L199–L203], Remark 3 [L215], Theorem 2 [L235], Corollaries 2.1 [L239–L245] and "
               "2.2 [L255–L265] (bounds in O(·)); issue 15 (bound validity as a sweep)",
        provenance="conjecture",
-       theorems=tuple(FEDNORM_NCSC) + ("fednorm.thm2", "fednorm.thm2.corrected",
-                                       "fednorm.cor2.1", "fednorm.cor2.1.corrected",
-                                       "fednorm.cor2.2"),
+       theorems=tuple(FEDNORM_NCSC) + tuple(FEDNORM_NCC),
        rule=RULE, params={"bound_scale": 1.0, "grid": "quick", "T": 500, "replicas": 16},
        profiles={"full": {"grid": "full", "T": 2000, "replicas": 64}},
        perturb={"bound_scale": 1e-3},
