@@ -1,9 +1,17 @@
 """Generic computations over :class:`~fedbounds.model.Theorem` data.
 
 Every expression is compiled once per theorem with :func:`sympy.lambdify` (numpy backend);
-user values never pass through ``sympify``. Borderline comparisons (|margin| within 1e-9 of
-the scale) are re-decided exactly with rational arithmetic, so ``gamma = 1/mu`` satisfies
-``gamma <= 1/mu`` exactly.
+user values never pass through ``sympify``. Values are computed in float64 first (the fast
+path) and again exactly (:mod:`fedbounds.exact`: rationals substituted into the sympy
+expression, irrational results decided by certified ``evalf``) wherever float64 cannot decide:
+a floating-point exception (overflow, underflow, division by zero, invalid operation), an input
+outside float64's normal range, a non-finite result or a borderline margin (|margin| within
+1e-9 of the scale). So ``gamma = 1/mu`` satisfies ``gamma <= 1/mu`` exactly, and
+``M = 4/q > 2/q`` holds when ``q`` is subnormal and ``4/q`` overflows.
+
+Numbers float64 cannot hold (|x| > 1.8e308, nonzero |x| < 2.2e-308, infinities) keep their
+float fields (the nearest float) plus a scientific string in an ``exact`` map; in JSON the number
+saturates at +-1.7976931348623157e308, null only if undefined (``0/0``) or infinite (``c/0``).
 """
 
 from __future__ import annotations
@@ -11,16 +19,22 @@ from __future__ import annotations
 import difflib
 import math
 import warnings
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
 import sympy as sp
 
+from . import exact
 from .errors import BadInput
-from .model import Condition, Theorem
+from .model import Condition, Domain, Theorem
 
 Values = dict[str, Fraction]
+Point = Mapping[str, Fraction | sp.Expr]
+_BORDERLINE = 1e-9  # |margin| <= 1e-9 * max(|lhs|, |rhs|): decided exactly
+_FLOAT_ERRORS = (FloatingPointError, ZeroDivisionError, OverflowError, ValueError, TypeError)
+_OPS = {sp.Le: "<=", sp.Lt: "<", sp.Ge: ">=", sp.Gt: ">"}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -35,6 +49,7 @@ class _CompiledCondition:
     rhs: object
     sign: int  # +1: margin = rhs - lhs (<=, <); -1: margin = lhs - rhs (>=, >)
     strict: bool
+    relation: str = ""
 
 
 def _lambdify(args: list[sp.Symbol], expr: sp.Expr):
@@ -47,7 +62,7 @@ class Compiled:
     def __init__(self, thm: Theorem) -> None:
         self.thm = thm
         self.symbols = sorted(thm.free_symbols(), key=lambda s: s.name)
-        self.names = [s.name for s in self.symbols]
+        self.names = [s.name for s in self.symbols]  # thm.inputs(), expanded once
         self.conditions: list[_CompiledCondition] = []
         for c in thm.conditions:
             if not isinstance(c.rel, (sp.Le, sp.Lt, sp.Ge, sp.Gt)):
@@ -56,17 +71,19 @@ class Compiled:
             # expand both sides separately: a condition that holds identically once derived
             # quantities are substituted (e.g. M = 4/q > 2/q) stays a relation to evaluate
             rel = type(c.rel)(thm.expand(c.rel.lhs), thm.expand(c.rel.rhs), evaluate=False)
-            sign = 1 if isinstance(rel, (sp.Le, sp.Lt)) else -1
-            strict = isinstance(rel, (sp.Lt, sp.Gt))
             self.conditions.append(_CompiledCondition(
                 c, rel, sorted(s.name for s in rel.free_symbols),
-                _lambdify(self.symbols, rel.lhs), _lambdify(self.symbols, rel.rhs), sign, strict))
-        self.terms = [(t, _lambdify(self.symbols, thm.expand(t.expr))) for t in thm.bound]
-        self.derived = [(s.name, _lambdify(self.symbols, thm.expand(v)))
-                        for s, v in thm.derived.items()]
-
-    def args(self, values: dict[str, object]) -> list[object]:
-        return [values[n] for n in self.names]
+                _lambdify(self.symbols, rel.lhs), _lambdify(self.symbols, rel.rhs),
+                1 if isinstance(rel, (sp.Le, sp.Lt)) else -1, isinstance(rel, (sp.Lt, sp.Gt)),
+                f"{sp.sstr(c.rel.lhs)} {_OPS[type(c.rel)]} {sp.sstr(c.rel.rhs)}"))
+        # (term, function) and (name, function) pairs; the expanded expressions alongside
+        self.term_exprs = [thm.expand(t.expr) for t in thm.bound]
+        self.derived_exprs = [thm.expand(v) for v in thm.derived.values()]
+        self.terms = [(t, _lambdify(self.symbols, e))
+                      for t, e in zip(thm.bound, self.term_exprs, strict=True)]
+        self.derived = [(s.name, _lambdify(self.symbols, e))
+                        for s, e in zip(thm.derived, self.derived_exprs, strict=True)]
+        self.condition_inputs = sorted({n for cc in self.conditions for n in cc.args})
 
 
 _CACHE: dict[int, Compiled] = {}
@@ -80,13 +97,37 @@ def compiled(thm: Theorem) -> Compiled:
     return _CACHE[key]
 
 
+def _float_args(c: Compiled, point: Point) -> tuple[list[np.float64], set[str]]:
+    """float64 arguments for ``point`` and the names float64 does not hold to full precision
+    (nonzero values outside the normal range, irrational values): those go exact."""
+    args, inexact = [], set()
+    for n in c.names:
+        v = point[n]
+        f = exact.to_float(v) if isinstance(v, (Fraction, int)) else math.nan
+        if math.isnan(f) or (v != 0 and not exact.MIN_NORMAL <= abs(f) <= exact.MAX_FLOAT):
+            inexact.add(n)
+        args.append(np.float64(f))
+    return args, inexact
+
+
+def _float(f: Callable, args: list) -> float | None:
+    """The float64 value of a compiled expression; None where float64 cannot be trusted (any
+    floating-point exception, a complex or non-finite result)."""
+    try:
+        with np.errstate(all="raise"):
+            v = complex(f(*args))
+    except _FLOAT_ERRORS:
+        return None
+    return v.real if v.imag == 0 and math.isfinite(v.real) else None
+
+
 # ---------------------------------------------------------------------------------------------
 # validation (the one boundary layer)
 # ---------------------------------------------------------------------------------------------
 def validate(thm: Theorem, values: Values, required: list[str], optional: list[str] = (),
              argument: str = "--set") -> Values:
     """Check names and domains of ``values``; every name in ``required`` must be present."""
-    allowed = set(required) | set(optional) | set(thm.inputs())
+    allowed = set(required) | set(optional) | set(compiled(thm).names)
     for name in values:
         if name not in allowed:
             close = difflib.get_close_matches(name, sorted(allowed), n=1)
@@ -120,6 +161,12 @@ def _show(v: Fraction) -> str:
 # ---------------------------------------------------------------------------------------------
 @dataclass
 class ConditionResult:
+    """One condition at one point: ``lhs``, ``rhs``, ``margin`` as the nearest floats (inf
+    beyond float64's range, NaN where undefined); ``exact`` maps those float64 cannot hold to
+    scientific strings (``{"lhs": "5.2173913043478261e+309"}``); ``undecided``: the margin's
+    sign could not be certified (``holds`` is then False, not proven). JSON: ``name, relation,
+    lhs, rhs, margin, holds, source``, plus ``exact`` and ``undecided`` where they apply."""
+
     name: str
     relation: str
     lhs: float
@@ -127,73 +174,48 @@ class ConditionResult:
     margin: float
     holds: bool
     source: str
+    exact: dict[str, str] = field(default_factory=dict)
+    undecided: bool = False
 
     def as_json(self) -> dict:
-        return {"name": self.name, "relation": self.relation, "lhs": _num(self.lhs),
-                "rhs": _num(self.rhs), "margin": _num(self.margin), "holds": self.holds,
-                "source": self.source}
+        num = {k: exact.json_number(getattr(self, k), self.exact.get(k))
+               for k in ("lhs", "rhs", "margin")}
+        out = {"name": self.name, "relation": self.relation, **num, "holds": self.holds,
+               "source": self.source}
+        return {**out, **({"exact": dict(self.exact)} if self.exact else {}),
+                **({"undecided": True} if self.undecided else {})}
 
 
-def _num(x: float) -> float | None:
-    x = float(x)
-    return None if math.isnan(x) else x
-
-
-def _eval(f, args) -> float:
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            v = f(*args)
-        except (ZeroDivisionError, OverflowError, ValueError):
-            return math.nan
-    try:
-        v = complex(v)
-    except TypeError:
-        return math.nan
-    return v.real if abs(v.imag) <= 1e-300 else math.nan
-
-
-def _exact_holds(cc: _CompiledCondition, values: Values) -> bool | None:
-    """Decide a borderline condition exactly with rational inputs (None if undecidable)."""
-    subs = {s: sp.Rational(values[s.name].numerator, values[s.name].denominator)
-            for s in cc.expanded.free_symbols}
-    try:
-        r = cc.expanded.xreplace(subs)
-    except (TypeError, ValueError, ZeroDivisionError):
-        return None
-    return bool(r) if isinstance(r, sp.logic.boolalg.BooleanAtom) else None
-
-
-def _condition_result(cc: _CompiledCondition, args: list, values: Values | None) -> ConditionResult:
-    lhs, rhs = _eval(cc.lhs, args), _eval(cc.rhs, args)
-    margin = cc.sign * (rhs - lhs) + 0.0
-    scale = max(abs(lhs), abs(rhs), 1e-300)
-    if math.isnan(margin):
-        holds = False
-    elif math.isfinite(scale) and abs(margin) <= 1e-9 * scale and values is not None:
-        exact = _exact_holds(cc, values)
-        holds = exact if exact is not None else (margin > 0 if cc.strict else margin >= 0)
-    else:
-        holds = margin > 0 if cc.strict else margin >= 0
-    op = {sp.Le: "<=", sp.Lt: "<", sp.Ge: ">=", sp.Gt: ">"}[type(cc.cond.rel)]
-    rel = f"{sp.sstr(cc.cond.rel.lhs)} {op} {sp.sstr(cc.cond.rel.rhs)}"
-    return ConditionResult(cc.cond.name, rel, lhs, rhs, margin, holds, cc.cond.source)
+def _condition_result(cc: _CompiledCondition, args: list, inexact: set[str],
+                      point: Point) -> ConditionResult:
+    """Float64 first; exactly when float64 cannot decide (see the module docstring)."""
+    if not inexact.intersection(cc.args):
+        lhs, rhs = _float(cc.lhs, args), _float(cc.rhs, args)
+        if lhs is not None and rhs is not None:
+            margin = cc.sign * (rhs - lhs) + 0.0
+            if math.isfinite(margin) and abs(margin) > _BORDERLINE * max(abs(lhs), abs(rhs)):
+                return ConditionResult(cc.cond.name, cc.relation, lhs, rhs, margin, margin > 0,
+                                       cc.cond.source)
+    values, holds, undecided = exact.decide(*cc.expanded.args, cc.sign, cc.strict, point)
+    return ConditionResult(cc.cond.name, cc.relation, *map(exact.to_float, values.values()),
+                           holds, cc.cond.source, exact.beyond_float(values), undecided)
 
 
 def check(thm: Theorem, values: Values) -> tuple[bool, list[ConditionResult]]:
     """Evaluate every condition of ``thm`` at ``values`` (validated: names, domains)."""
-    validate(thm, values, thm.condition_inputs())
     c = compiled(thm)
+    validate(thm, values, c.condition_inputs)
     full = {n: values.get(n, Fraction(1)) for n in c.names}  # unused names (e.g. T) do not matter
     results = _evaluate_conditions(c, full)
     return all(r.holds for r in results), results
 
 
-def _evaluate_conditions(c: Compiled, full: Values) -> list[ConditionResult]:
-    # numpy scalars, as in max-step: c/0 is +inf (e.g. με/(8σ_*²) with σ_* = 0 is no cap),
-    # not a ZeroDivisionError turned into NaN; 0/0 stays NaN (violated)
-    args = c.args({n: np.float64(v) for n, v in full.items()})
-    return [_condition_result(cc, args, full) for cc in c.conditions]
+def _evaluate_conditions(c: Compiled, point: Point) -> list[ConditionResult]:
+    # numpy scalars with floating-point exceptions raised: c/0, overflow, underflow and NaN go
+    # to the exact path, where c/0 is +inf (e.g. με/(8σ_*²) with σ_* = 0 is no cap) and 0/0 is
+    # undefined (violated)
+    args, inexact = _float_args(c, point)
+    return [_condition_result(cc, args, inexact, point) for cc in c.conditions]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -201,11 +223,39 @@ def _evaluate_conditions(c: Compiled, full: Values) -> list[ConditionResult]:
 # ---------------------------------------------------------------------------------------------
 @dataclass
 class BoundResult:
+    """The bound's value, its named terms and the derived quantities (nearest floats); ``exact``
+    (``{"value": str, "terms": {name: str}, "derived": {name: str}}``, entries only where
+    needed) holds the scientific form of every number float64 cannot hold."""
+
     value: float
     terms: dict[str, float]
     derived: dict[str, float]
     feasible: bool
     violated: list[str] = field(default_factory=list)
+    exact: dict = field(default_factory=dict)
+
+    def as_json(self, thm: Theorem) -> dict:
+        """``theorem, value, terms, derived, lhs, conditions_hold, violated`` (+ ``exact``)."""
+        ex = self.exact
+        out = {"theorem": thm.id, "value": exact.json_number(self.value, ex.get("value")),
+               **{key: {k: exact.json_number(v, ex.get(key, {}).get(k)) for k, v in table.items()}
+                  for key, table in (("terms", self.terms), ("derived", self.derived))},
+               "lhs": thm.bound_lhs, "conditions_hold": self.feasible, "violated": self.violated}
+        return {**out, "exact": ex} if ex else out
+
+
+def _value(expr: sp.Expr, f: Callable, args: list, inexact: set[str], point: Point
+           ) -> tuple[float, sp.Expr | None]:
+    """Float64 value of ``expr``, with its exact value when float64 could not be trusted."""
+    if not inexact.intersection(s.name for s in expr.free_symbols):
+        v = _float(f, args)
+        if v is not None:
+            return v, None
+    try:
+        x = exact.evaluate(expr, point)
+    except (exact.Undecidable, KeyError):  # KeyError: a derived quantity's non-input symbol
+        x = sp.nan
+    return exact.to_float(x), x
 
 
 def bound(thm: Theorem, values: Values) -> BoundResult:
@@ -213,21 +263,51 @@ def bound(thm: Theorem, values: Values) -> BoundResult:
     if not thm.bound:
         raise BadInput("ID", f"{thm.id} states no computable bound (it states orders only); "
                        "use `fedbounds complexity`")
-    validate(thm, values, thm.inputs())
     c = compiled(thm)
-    args = c.args({n: np.float64(values[n]) for n in c.names})
-    terms = {t.name: _eval(f, args) for t, f in c.terms}
-    derived = {n: _eval(f, args) for n, f in c.derived}
-    ok, results = check(thm, {n: values[n] for n in thm.condition_inputs()})
-    return BoundResult(float(sum(terms.values())), terms, derived, ok,
-                       [r.name for r in results if not r.holds])
+    validate(thm, values, c.names)
+    point = {n: values[n] for n in c.names}
+    args, inexact = _float_args(c, point)
+    terms = {t.name: _value(e, f, args, inexact, point)
+             for (t, f), e in zip(c.terms, c.term_exprs, strict=True)}
+    derived = {n: _value(e, f, args, inexact, point)
+               for (n, f), e in zip(c.derived, c.derived_exprs, strict=True)}
+    total, ex = math.fsum(v for v, _ in terms.values()), {}
+    if not math.isfinite(total) or any(x is not None for _, x in terms.values()):
+        exact_total = exact.total([exact.rational(Fraction(v)) if x is None else x
+                                   for v, x in terms.values()])
+        total = exact.to_float(exact_total)
+        ex.update(exact.beyond_float({"value": exact_total}))
+    for key, table in (("terms", terms), ("derived", derived)):
+        strings = exact.beyond_float({k: x for k, (_, x) in table.items() if x is not None})
+        ex.update({key: strings} if strings else {})
+    ok, results = check(thm, {n: values[n] for n in c.condition_inputs})
+    return BoundResult(total, {k: v for k, (v, _) in terms.items()},
+                       {k: v for k, (v, _) in derived.items()}, ok,
+                       [r.name for r in results if not r.holds], ex)
 
 
 # ---------------------------------------------------------------------------------------------
 # max-step: largest feasible value of one symbol
 # ---------------------------------------------------------------------------------------------
+_RECHECK = 48  # grid points float64 rejects on doubtful margins only, re-decided (at most)
+_SPARSE = (41, 42, 44, 48, 56, 72, 104, 168, 232, 296)  # 10^±k, 1e308, 1e-323 join the grid
+
+
 @dataclass
 class MaxStepResult:
+    """The largest value of ``vary`` that :func:`check` accepts, the others fixed.
+
+    ``value`` passes :func:`check` as the binary float and as its shortest ``repr``; None when
+    no value passes (``binding_all``: the failing conditions), when the feasible set is
+    unbounded above (``unbounded``: proven symbolically) or when it reaches the largest double
+    but unboundedness could not be proven (``unbounded_unproven``). ``exact``: the
+    boundary (supremum of the last segment) as an exact expression (``"1/2000"``,
+    ``"sqrt(2)/4"``, ``"0"``) when found and verified; ``decimal``: the shortest decimal, at
+    least ``value``, that :func:`check` accepts (what the table prints: ``"0.0005"`` for the
+    boundary 1/2000, whose nearest float lies above it); ``note``: anything unusual. JSON:
+    ``theorem, vary, value, binding, binding_all, attained, interval, unbounded, feasible_set,
+    exact, decimal, unbounded_unproven, note``."""
+
     vary: str
     value: float | None
     binding: str | None
@@ -236,18 +316,25 @@ class MaxStepResult:
     interval: bool
     segments: list[tuple[float, float]]
     unbounded: bool = False
+    exact: str | None = None
+    decimal: str | None = None
+    unbounded_unproven: bool = False
+    note: str = ""
 
     def as_json(self, theorem: str) -> dict:
-        return {"theorem": theorem, "vary": self.vary, "value": self.value,
-                "binding": self.binding, "binding_all": self.binding_all,
-                "attained": self.attained, "interval": self.interval,
-                "unbounded": self.unbounded,
-                "feasible_set": [[a, b if math.isfinite(b) else None] for a, b in self.segments]}
+        head = ("vary", "value", "binding", "binding_all", "attained", "interval", "unbounded")
+        return {"theorem": theorem, **{k: getattr(self, k) for k in head},
+                "feasible_set": [[a, b if math.isfinite(b) else None] for a, b in self.segments],
+                **{k: getattr(self, k) for k in ("exact", "decimal", "unbounded_unproven",
+                                                 "note")}}
 
 
 def _grid(lo: float, hi: float, lo_open: bool, hi_open: bool) -> np.ndarray:
-    """Candidate points of a domain: log-spaced over 80 decades, both signs where allowed."""
-    pos = np.logspace(-40, 40, 8001)
+    """Candidate points of a domain: log-spaced over 80 decades (1e-40..1e40), sparse beyond up
+    to 1e308 and down to 1e-323 (10^±41, 10^±42, 10^±44, ...), both signs where allowed."""
+    sparse = [10.0 ** k for k in _SPARSE]
+    pos = np.concatenate([np.logspace(-40, 40, 8001), sparse, [1 / x for x in sparse],
+                          [1e308, 1e-323]])
     pts = [pos[(pos > max(lo, 0)) & (pos < hi)]]
     if lo < 0:
         neg = -pos[::-1]
@@ -265,71 +352,185 @@ def _grid(lo: float, hi: float, lo_open: bool, hi_open: bool) -> np.ndarray:
 
 
 class _Feasibility:
-    """Feasibility of one varied symbol with the others fixed, vectorized over the grid."""
+    """Feasibility of one varied symbol with the others fixed, vectorized over the grid (float64
+    only: a fast scan; :class:`_Probe` re-decides its doubtful points and its answer)."""
 
     def __init__(self, c: Compiled, vary: str, values: Values) -> None:
-        self.c, self.vary, self.values = c, vary, values
-        self.idx = c.names.index(vary)
-        self.base = [float(values.get(n, 1)) for n in c.names]
+        self.c, self.idx = c, c.names.index(vary)
+        self.base = [exact.to_float(values.get(n, Fraction(1))) for n in c.names]
+        self.strict = np.array([cc.strict for cc in c.conditions])[:, None]
 
-    def margins(self, v: np.ndarray) -> np.ndarray:
-        """(conditions, points) array of signed margins; NaN counts as violated."""
+    def ok_doubtful(self, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Feasible points, and the infeasible ones whose every failing margin is doubtful:
+        non-finite or borderline, or with an extreme side (< 1e-290 or > 1e290) where the
+        condition's evaluation raised a floating-point exception."""
         v = np.asarray(v, dtype=float)
         args = [np.full(v.shape, b) for b in self.base]
         args[self.idx] = v
-        out = np.empty((len(self.c.conditions), v.size))
-        with np.errstate(all="ignore"), warnings.catch_warnings():
+        m = np.empty((len(self.c.conditions), v.size))
+        doubt = np.empty(m.shape, dtype=bool)
+        with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             for k, cc in enumerate(self.c.conditions):
-                lhs = np.broadcast_to(np.asarray(cc.lhs(*args), dtype=float), v.shape)
-                rhs = np.broadcast_to(np.asarray(cc.rhs(*args), dtype=float), v.shape)
-                out[k] = cc.sign * (rhs - lhs)
-        return out
-
-    def ok(self, v: np.ndarray) -> np.ndarray:
-        m = self.margins(v)
-        strict = np.array([cc.strict for cc in self.c.conditions])[:, None]
-        good = np.where(strict, m > 0, m >= 0) & ~np.isnan(m)
-        return good.all(axis=0)
+                flags: list[str] = []
+                with np.errstate(all="call", call=lambda kind, _flag, f=flags: f.append(kind)):
+                    lhs = np.broadcast_to(np.asarray(cc.lhs(*args), dtype=float), v.shape)
+                    rhs = np.broadcast_to(np.asarray(cc.rhs(*args), dtype=float), v.shape)
+                with np.errstate(all="ignore"):
+                    m[k] = cc.sign * (rhs - lhs)
+                    scale = np.maximum(np.abs(lhs), np.abs(rhs))
+                    doubt[k] = ~np.isfinite(m[k]) | (np.abs(m[k]) <= _BORDERLINE * scale)
+                    if flags:
+                        small = np.minimum(np.abs(lhs), np.abs(rhs))
+                        doubt[k] |= (small < 1e-290) | (scale > 1e290)
+        good = np.where(self.strict, m > 0, m >= 0) & ~np.isnan(m)
+        ok = good.all(axis=0)
+        return ok, ~ok & ~(~good & ~doubt).any(axis=0)
 
     def ok1(self, v: float) -> bool:
-        return bool(self.ok(np.array([v]))[0])
-
-    def failing(self, v: float) -> list[str]:
-        m = self.margins(np.array([v]))[:, 0]
-        return [cc.cond.name for cc, mk in zip(self.c.conditions, m, strict=True)
-                if math.isnan(mk) or mk < 0 or (cc.strict and mk <= 0)]
+        return bool(self.ok_doubtful(np.array([v]))[0][0])
 
 
-def _bisect(feas: _Feasibility, a: float, b: float) -> tuple[float, float]:
-    """Shrink [a, b] (feasibility differs at the ends) to adjacent floats; returns (a, b)."""
-    fa = feas.ok1(a)
-    for _ in range(2200):
-        if a > 0 and b > 0 and max(a, b) / min(a, b) > 2:
-            mid = math.sqrt(a) * math.sqrt(b)
-        elif a < 0 and b < 0 and max(-a, -b) / min(-a, -b) > 2:
-            mid = -math.sqrt(-a) * math.sqrt(-b)
-        else:
-            mid = 0.5 * (a + b)
-        if mid in (a, b):
-            break
-        if feas.ok1(mid) == fa:
-            a = mid
-        else:
-            b = mid
-    return a, b
+class _Probe:
+    """Single points decided exactly as :func:`check` decides them (cached)."""
+
+    def __init__(self, c: Compiled, vary: str, values: Values) -> None:
+        self.c, self.vary = c, vary
+        self.base = {n: values.get(n, Fraction(1)) for n in c.names}
+        self.symbol = c.symbols[c.names.index(vary)]
+        self._cache: dict[object, list[ConditionResult]] = {}
+
+    def results(self, x: float | Fraction | sp.Expr) -> list[ConditionResult]:
+        x = Fraction(x.p, x.q) if isinstance(x, sp.Rational) else (
+            x if isinstance(x, (Fraction, sp.Basic)) else Fraction(x))
+        if x not in self._cache:
+            self._cache[x] = _evaluate_conditions(self.c, {**self.base, self.vary: x})
+        return self._cache[x]
+
+    def ok(self, x: float | Fraction | sp.Expr) -> bool:
+        return all(r.holds for r in self.results(x))
+
+    def both(self, v: float) -> bool:
+        """``v`` passes as the binary float and as its shortest decimal ``repr``."""
+        return self.ok(v) and self.ok(Fraction(repr(v)))
+
+    def failing(self, x: float | Fraction | sp.Expr) -> list[str]:
+        return [r.name for r in self.results(x) if not r.holds]
+
+    def margins(self, failing_at: float | Fraction | None = None) -> list[sp.Expr] | None:
+        """The margins of the conditions with the varied symbol (all, or those failing at a
+        point) as univariate expressions, the others exact; None if one cannot be formed."""
+        results = self.results(1 if failing_at is None else failing_at)
+        out = [exact.univariate(*cc.expanded.args, cc.sign, self.symbol, self.base)
+               for cc, r in zip(self.c.conditions, results, strict=True)
+               if self.vary in cc.args and (failing_at is None or not r.holds)]
+        return None if any(m is None for m in out) else out
+
+
+def _segments(feas: _Feasibility, probe: _Probe, grid: np.ndarray, dom: Domain) -> list[list]:
+    """``[lo, hi, i, j]`` per feasible run ``grid[i..j]`` of the scan, ends bisected; points
+    float64 rejects on doubtful margins only are re-decided by ``probe`` (at most 48)."""
+    ok, doubtful = feas.ok_doubtful(grid)
+    idx = np.flatnonzero(doubtful)
+    if idx.size > _RECHECK:
+        idx = idx[np.unique(np.linspace(0, idx.size - 1, _RECHECK).round().astype(int))]
+    redecided = np.zeros(grid.size, dtype=bool)
+    redecided[idx] = True
+    for k in idx:
+        ok[k] = probe.ok(float(grid[k]))
+
+    def pred(k: int) -> Callable[[float], bool]:
+        return probe.ok if redecided[k] or redecided[k + 1] else feas.ok1
+
+    segments, i, n = [], 0, grid.size
+    while i < n:
+        if not ok[i]:
+            i += 1
+            continue
+        j = i
+        while j + 1 < n and ok[j + 1]:
+            j += 1
+        lo = (dom.lo if math.isfinite(dom.lo) else grid[0]) if i == 0 else \
+            exact.bisect(pred(i - 1), grid[i], grid[i - 1])[0]
+        hi = grid[j] if j == n - 1 else exact.bisect(pred(j), grid[j], grid[j + 1])[0]
+        segments.append([float(lo), float(hi), i, j])
+        i = j + 1
+    return segments
+
+
+@dataclass
+class _Top:
+    """The top of the feasible set: ``kind`` "value" (``a`` passes, the adjacent float ``b``
+    fails), "domain" (``a`` is the domain's end), "unbounded" or "unproven"."""
+
+    kind: str
+    a: float | None = None
+    b: float | None = None
+
+
+def _doubling(first: int, last: int) -> list[int]:
+    """Indices from ``first`` towards ``last`` at doubling steps, ``last`` included."""
+    step = 1 if last >= first else -1
+    return [first + step * (2**k - 1) for k in range(64) if 2**k - 1 < abs(last - first)] + [last]
+
+
+def _refine_top(probe: _Probe, grid: np.ndarray, seg: list, dom: Domain) -> _Top | None:
+    """The top of the scan's run ``seg`` as :func:`check` decides it (None: no point of the
+    run passes)."""
+    lo, t, i, j = seg
+    if not probe.ok(t):
+        f = v = t
+        for _ in range(4):  # rounding: a few ulps down
+            v = float(np.nextafter(v, -math.inf))
+            if v >= lo and probe.ok(v):
+                return _Top("value", v, f)
+            f = v
+        for x in [float(grid[k]) for k in _doubling(j, i)] + [lo]:
+            if x < f and dom.contains(x):
+                if probe.ok(x):
+                    return _Top("value", *exact.bisect(probe.ok, x, f))
+                f = x
+        return None
+    b = float(np.nextafter(t, math.inf))
+    if b > dom.hi or (b == dom.hi and dom.hi_open):
+        return _Top("domain", t)
+    if j < grid.size - 1 and not probe.ok(b):
+        return _Top("value", t, b)
+    p = t
+    for k in _doubling(j + 1, grid.size - 1) if j < grid.size - 1 else []:
+        if not probe.ok(float(grid[k])):
+            return _Top("value", *exact.bisect(probe.ok, p, float(grid[k])))
+        p = float(grid[k])
+    return _beyond(probe, Fraction(p)) if math.isinf(dom.hi) else _Top("domain", p)
+
+
+def _beyond(probe: _Probe, start: Fraction) -> _Top:
+    """The top when ``start`` (the grid's end) passes: "unbounded" if proven symbolically,
+    else the boundary up to the largest double, else "unproven"."""
+    margins = probe.margins()
+    if margins is not None and probe.ok(2 * start) and \
+            exact.keeps_sign_beyond(margins, probe.symbol, exact.rational(start)):
+        return _Top("unbounded")
+    if start < exact.MAX_FLOAT and not probe.ok(exact.MAX_FLOAT):
+        return _Top("value", *exact.bisect(probe.ok, float(start), exact.MAX_FLOAT))
+    return _Top("unproven")
 
 
 def max_step(thm: Theorem, vary: str, values: Values) -> MaxStepResult:
     """Largest value of ``vary`` satisfying every condition of ``thm``, the others fixed.
 
-    Generic: conditions need not be monotone in ``vary`` and may contain Min/Max/Piecewise.
-    The domain of ``vary`` is scanned on a grid spanning 80 decades (100 points per decade);
-    every change of feasibility is refined by bisection to adjacent floating-point numbers.
-    The feasible set is reported as segments; ``interval`` is False when there are several.
-    Feasible windows narrower than the grid spacing (2.3%) can be missed.
+    Generic: conditions need not be monotone in ``vary``, may contain Min/Max/Piecewise. The
+    domain is scanned in float64 on a grid (100 points per decade over 1e-40..1e40, sparse
+    beyond; points rejected on doubtful margins only are re-decided exactly); changes of
+    feasibility are bisected to adjacent floats. The top is then decided as :func:`check`
+    decides: if the float top fails, the run's lower points are searched; if the grid's top
+    (1e308) passes, unboundedness is proven symbolically (the margins keep their sign beyond)
+    or the search goes on to the largest double. The value always passes :func:`check` (see
+    :class:`MaxStepResult`). The feasible set is reported as segments (``interval`` False when
+    several); windows narrower than the grid spacing (2.3%) can be missed.
     """
-    cond_inputs = thm.condition_inputs()
+    c = compiled(thm)
+    cond_inputs = c.condition_inputs
     if vary not in cond_inputs:
         raise BadInput("--vary", f"{vary!r} does not appear in the conditions of {thm.id}; "
                        f"allowed: {', '.join(cond_inputs)}")
@@ -337,78 +538,62 @@ def max_step(thm: Theorem, vary: str, values: Values) -> MaxStepResult:
         raise BadInput("--vary", f"{vary!r} is varied, so it must not also be given with --set")
     validate(thm, values, [n for n in cond_inputs if n != vary])
     dom = thm.notation.spec(vary).domain
-    c = compiled(thm)
-    feas = _Feasibility(c, vary, values)
+    probe = _Probe(c, vary, values)
     grid = _grid(dom.lo, dom.hi, dom.lo_open, dom.hi_open)
-    ok = feas.ok(grid)
-    segments: list[list[float]] = []
-    i = 0
-    while i < grid.size:
-        if not ok[i]:
-            i += 1
-            continue
-        j = i
-        while j + 1 < grid.size and ok[j + 1]:
-            j += 1
-        lo = (dom.lo if math.isfinite(dom.lo) else grid[0]) if i == 0 else \
-            _bisect(feas, grid[i], grid[i - 1])[0]
-        hi = math.inf if (j == grid.size - 1 and math.isinf(dom.hi)) else (
-            grid[j] if j == grid.size - 1 else _bisect(feas, grid[j], grid[j + 1])[0])
-        segments.append([float(lo), float(hi)])
-        i = j + 1
-    if not segments:
-        fails = feas.failing(float(grid[0]))
+    segments = _segments(_Feasibility(c, vary, values), probe, grid, dom)
+    top = None
+    while segments and top is None:
+        top = _refine_top(probe, grid, segments[-1], dom)
+        if top is None:
+            segments.pop()
+    if top is None:
+        fails = probe.failing(float(grid[0]))
         return MaxStepResult(vary, None, fails[0] if fails else None, fails, False, False, [])
-    top = segments[-1][1]
-    if math.isinf(top):
-        return MaxStepResult(vary, None, None, [], False, len(segments) == 1,
-                             [tuple(s) for s in segments], unbounded=True)
-    value = top
-    attained = True
-    if dom.integer:
-        value = _largest_integer(feas, segments)
-        if value is None:
-            fails = feas.failing(float(grid[0]))
-            return MaxStepResult(vary, None, fails[0] if fails else None, fails, False, False,
-                                 [tuple(s) for s in segments])
-    above = value + 1 if dom.integer else float(np.nextafter(value, math.inf))
-    binding = feas.failing(above) if above <= dom.hi else []
-    if not dom.integer:
-        value = _exactly_feasible(c, vary, values, value, segments[-1][0])
-        segments[-1][1] = value
-    if not binding and dom.hi == value:
-        binding = [f"domain of {vary} ({dom.describe()})"]
-    # strict conditions: the supremum is not attained; we report the largest feasible float
-    attained = not any(cc.strict and cc.cond.name in binding for cc in c.conditions)
+    return _answer(probe, dom, top, [s[:2] for s in segments])
+
+
+def _answer(probe: _Probe, dom: Domain, top: _Top, segments: list[list]) -> MaxStepResult:
+    """The result from the top found: value (passing as float and repr), binding, exact."""
+    vary, interval = probe.vary, len(segments) == 1
+    domain_end = [f"domain of {vary} ({dom.describe()})"]
+    if top.kind in ("unbounded", "unproven"):
+        segments[-1][1] = math.inf
+        unproven = top.kind == "unproven"
+        return MaxStepResult(
+            vary, None, None, [], False, interval, [tuple(s) for s in segments],
+            unbounded=not unproven, unbounded_unproven=unproven,
+            note="feasible up to the largest double, 1.7976931348623157e308, but unboundedness "
+                 "could not be proven" if unproven else "")
+    binding = domain_end if top.kind == "domain" else probe.failing(top.b)
+    if top.kind == "domain":
+        boundary = exact.rational(Fraction(dom.hi if dom.hi_open else top.a))
+    else:
+        failing = probe.margins(failing_at=top.b)
+        boundary = None if failing is None else exact.boundary_root(
+            failing, probe.symbol, Fraction(top.a), Fraction(top.b))
+    attained = not any(cc.strict and cc.cond.name in binding for cc in probe.c.conditions) and \
+        not (top.kind == "domain" and dom.hi_open)
+    if dom.integer:  # the largest integer whose float passes (as itself and as its repr)
+        k = exact.largest_integer(lambda n: probe.both(float(n)), top.a, segments)
+        value = None if k is None else float(k)
+        if k is not None:
+            above = probe.failing(k + 1) if k + 1 <= dom.hi else domain_end
+            binding, small = above or binding, abs(k) < 2**53  # beyond 2**53 floats skip
+            boundary, decimal = sp.Integer(k) if above and small else None, \
+                str(k) if small else repr(value)
+    else:
+        value = exact.largest_passing(probe.both, top.a, segments[-1][0])
+        # the shortest decimal at least the value that check accepts, up to the boundary
+        # (excluded unless attained; below the failing float if unknown); else repr(value)
+        decimal = None if value is None else exact.shortest_decimal(
+            probe.ok, value, Fraction(top.b) if boundary is None else boundary,
+            attained and boundary is not None) or exact.decimal_text(Fraction(repr(value)))
+    if value is None:
+        return MaxStepResult(vary, None, binding[0] if binding else None, binding, False, False,
+                             [], note="no representable value near the boundary passes check")
+    segments[-1][1] = float(value)
+    attained = not any(cc.strict and cc.cond.name in binding for cc in probe.c.conditions) and \
+        not (top.kind == "domain" and dom.hi_open)
     return MaxStepResult(vary, float(value), binding[0] if binding else None, binding, attained,
-                         len(segments) == 1, [tuple(s) for s in segments])
-
-
-def _exactly_feasible(c: Compiled, vary: str, values: Values, value: float, lo: float) -> float:
-    """Step ``value`` down (a few ulps at most) until it passes :func:`check` exactly, both as
-    the binary float and as its shortest decimal ``repr`` (what a user copies into ``check``):
-    e.g. fl(1/2000) = 0.0005000000000000000104 > 1/2000 fails gamma <= 1/(2(A+MC)) exactly."""
-    base = {n: values.get(n, Fraction(1)) for n in c.names}
-
-    def passes(v: float) -> bool:
-        return all(all(r.holds for r in _evaluate_conditions(c, {**base, vary: x}))
-                   for x in (Fraction(v), Fraction(repr(v))))
-
-    v = value
-    for _ in range(64):
-        if v < lo:
-            break
-        if passes(v):
-            return v
-        v = float(np.nextafter(v, -math.inf))
-    return value
-
-
-def _largest_integer(feas: _Feasibility, segments: list[list[float]]) -> int | None:
-    for lo, hi in reversed(segments):
-        k = math.floor(hi)
-        while k >= math.ceil(lo) and k >= hi - 10**6:
-            if feas.ok1(float(k)):
-                return int(k)
-            k -= 1
-    return None
+                         interval, [tuple(s) for s in segments], exact=None if boundary is None
+                         else exact.exact_text(boundary), decimal=decimal)
