@@ -166,10 +166,28 @@ def check(theorem_id: Annotated[str, typer.Argument(metavar="ID")], more: MoreOp
         for c in ("condition", "lhs", "rhs", "margin", "holds", "source"):
             table.add_column(c)
         for r in results:
-            table.add_row(*esc(r.name, g(r.lhs), g(r.rhs), g(r.margin)),
-                          "[green]yes[/]" if r.holds else "[red]no[/]", escape(r.source))
+            holds = "[green]yes[/]" if r.holds else (
+                "[yellow]undecided[/]" if r.undecided else "[red]no[/]")
+            table.add_row(*esc(r.name, *(_shown(getattr(r, k), r.exact.get(k))
+                                         for k in ("lhs", "rhs", "margin"))),
+                          holds, escape(r.source))
         out.print(table)
+        if any(r.undecided for r in results):
+            err.print("[yellow]warning[/]: the sign of an undecided margin could not be "
+                      "certified at 3000 digits; the condition is not counted as holding",
+                      highlight=False)
     raise typer.Exit(0 if feasible else 1)
+
+
+def _shown(x: float | None, exact_form: str | None) -> str:
+    """A number for a table: g() format, or the exact scientific form float64 cannot hold."""
+    if not exact_form:
+        return g(x)
+    mantissa, _, exponent = exact_form.partition("e")
+    try:
+        return f"{float(mantissa):.6g}e{exponent}" if exponent else exact_form
+    except ValueError:
+        return exact_form
 
 
 @app.command("max-step")
@@ -188,13 +206,25 @@ def max_step(theorem_id: Annotated[str, typer.Argument(metavar="ID")],
         emit_json(r.as_json(t.id))
         return
     if r.value is None:
-        msg = "unbounded above (every large value is feasible)" if r.unbounded else \
-            f"no feasible value; failing: {', '.join(r.binding_all) or '—'}"
+        if r.unbounded:
+            msg = "unbounded above (proven: every large value is feasible)"
+        elif r.unbounded_unproven:
+            msg = ("no largest value found: every value tried up to 1e1064 is feasible, but "
+                   "unboundedness could not be proven")
+        else:
+            msg = f"no feasible value; failing: {', '.join(r.binding_all) or '—'}"
         out.print(f"{t.id}: {vary}: {msg}", markup=False)
+        if r.note:
+            out.print(f"note: {r.note}", markup=False)
         return
-    out.print(f"{t.id}: largest {vary} = [bold]{r.value!r}[/]"
+    shown = r.decimal or repr(r.value)
+    exact_note = f" (exact: {r.exact})" if r.exact and r.exact != shown else ""
+    out.print(f"{escape(t.id)}: largest {escape(vary)} = [bold]{escape(shown)}[/]"
+              f"{escape(exact_note)}"
               f"{'' if r.attained else ' (supremum, not attained: strict condition)'}")
     out.print(f"binding: {', '.join(r.binding_all) or '—'}", markup=False)
+    if r.note:
+        out.print(f"note: {r.note}", markup=False)
     if not r.interval:
         segs = "; ".join(f"[{a:.6g}, {b:.6g}]" for a, b in r.segments)
         out.print(f"[yellow]the feasible set is not an interval:[/] {segs}")
@@ -210,18 +240,19 @@ def bound_cmd(theorem_id: Annotated[str, typer.Argument(metavar="ID")], more: Mo
     t = registry.get(theorem_id)
     r = engine.bound(t, assignments(set_, more))
     if json_:
-        emit_json({"theorem": t.id, "value": r.value, "terms": r.terms, "derived": r.derived,
-                   "lhs": t.bound_lhs, "conditions_hold": r.feasible, "violated": r.violated})
+        emit_json(r.as_json(t))
         return
     rel = "≥" if t.bound_sense == ">=" else "≤"
-    table = Table(title=escape(f"{t.id}: {t.bound_lhs} {rel} {g(r.value)}"))
+    table = Table(title=escape(f"{t.id}: {t.bound_lhs} {rel} "
+                               f"{_shown(r.value, r.exact.get('value'))}"))
     table.add_column("term")
     table.add_column("value")
     table.add_column("source")
     for b in t.bound:
-        table.add_row(*esc(b.name, g(r.terms[b.name]), b.source))
+        table.add_row(*esc(b.name, _shown(r.terms[b.name], r.exact.get("terms", {}).get(b.name)),
+                           b.source))
     for k, v in r.derived.items():
-        table.add_row(f"({k})", g(v), "derived")
+        table.add_row(*esc(f"({k})", _shown(v, r.exact.get("derived", {}).get(k)), "derived"))
     out.print(table)
     if not r.feasible:
         err.print(f"[yellow]warning[/]: conditions violated: {escape(', '.join(r.violated))} — "
