@@ -259,6 +259,7 @@ def render_pages(folder: Path, keys: list[str], theories: dict, verdicts: dict,
                          "rerun": _rerun(v)})
         counts = {k: sum(r["v"].verdict == k for r in rows) for k in VERDICT_COLOURS}
         page = {"key": key, "theory": th, "rows": rows, "counts": counts,
+                "pep_rows": [r for r in rows if r["claim"].module.endswith(".pep")],
                 "refutations": refutations(rows),
                 "profile": profile, "seed": seed, "instance_seed": instance_seed}
         for ext in ("md", "html"):

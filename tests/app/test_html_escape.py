@@ -62,7 +62,8 @@ class Page(HTMLParser):
 
 def hostile_claim():
     @claim("proxskip.p990", title=HOSTILE[0], prediction=HOSTILE[1], source=HOSTILE[2],
-           rule=Interval(0.5, 0.5), figure=FigureSpec(HOSTILE[3], "i", "x"))
+           provenance="conjecture", rule=Interval(0.5, 0.5),
+           figure=FigureSpec(HOSTILE[3], "i", "x"))
     def measure(params, seed):
         x = np.random.default_rng(seed).random(4)  # no series: no figure to draw
         return Measurement(float(x.mean()), evidence={"note": HOSTILE[0]})
