@@ -222,8 +222,12 @@ class ImpliedConstant:
 
     @property
     def wide(self) -> list[str]:
-        """Directions of claimed uniformity whose slope interval is too wide to decide."""
-        return [d for d in self.uniform if self.slopes[d].hi - self.slopes[d].lo > self.max_width]
+        """Directions of claimed uniformity too uncertain to call c bounded: the fitted slope
+        is above the floor (c rising on the far end) but the interval, wider than
+        ``max_width``, does not lie above it. A far end that falls or stays flat says bounded
+        however wide its interval."""
+        return [d for d in self.uniform if self.slopes[d].slope > self.slope_floor
+                and self.slopes[d].hi - self.slopes[d].lo > self.max_width]
 
     @property
     def statistic(self) -> float:

@@ -72,6 +72,14 @@ def test_too_few_points_leave_the_interval_open():
     k = (1.0, 2.0)
     ic = implied_constant({"kappa": _axis(k, (1.0, 4.0), (1.0, 1.0))}, tail=2)
     assert math.isinf(ic.slopes["kappa"].hi) and ic.verdict == "inconclusive"
+    falling = implied_constant({"kappa": _axis(k, (4.0, 1.0), (1.0, 1.0))}, tail=2)
+    assert math.isinf(falling.slopes["kappa"].hi) and falling.verdict == "confirmed"
+
+
+def test_a_constant_falling_on_a_curve_is_bounded_however_wide_its_interval():
+    s = (1.0, 4.0, 16.0)
+    ic = implied_constant({"sigma_G": _axis(s, (48.0, 20.0, 2.6), (1.0, 1.0, 1.0))})
+    assert ic.slopes["sigma_G"].hi - ic.slopes["sigma_G"].lo > 2 and ic.verdict == "confirmed"
 
 
 @pytest.mark.parametrize("axes", [{}, {"kappa": Axis((1.0, 2.0), (1.0, -1.0), (1.0, 1.0))},

@@ -1,5 +1,5 @@
 """Claims of Fed-Norm-SGDA on min-max quadratic games: P1–P4 and P9–P11 test the paper's
-statements (each ``source`` names them), P20 is ours; exact fixed points and moments (P1, P2, P4,
+statements (each ``source`` names them), P20 the implied constant of Theorem 1's O(·) bound; exact fixed points and moments (P1, P2, P4,
 P9), Monte Carlo (P3, P10, P11, P20).
 
 Seeds: every game is built from the instance seed (``params["instance_seed"]``); the runs'
@@ -8,7 +8,10 @@ stochastic gradients and replicas come from the noise seed."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
+from itertools import combinations
+from typing import Any
 
 import numpy as np
 
@@ -29,9 +32,10 @@ from fedbounds.verify.claim import (
 )
 from fedbounds.verify.exact import fednorm as exact
 from fedbounds.verify.fitting import (
+    Axis,
+    implied_constant,
     loglog_slope,
     loglog_slope_of_estimates,
-    mean_ci,
     replica_slope,
 )
 from fedbounds.verify.minmax import stationary_floor
@@ -288,51 +292,177 @@ def p11(params: Params, seed: int) -> Measurement:
         diverged=None if np.all(np.isfinite(avgs)) else "average ‖∇Φ‖² is not finite")
 
 
-P20_SET = {"M": 6, "sigma_x": 1.0, "sigma_y": 1.0, "sigma_G": 1.0, "p_skew": 0.3}
+P20_SET = {"M": 6, "sigma_x": 1.0, "sigma_y": 1.0, "sigma_G": 1.0, "p_skew": 0.3}  # base point
 P20_ALG = {"tau": 1, "tau_max": 3, "P": 3}
-READING = ("O(·) constants encoded as 1: a refutation means Theorem 1 hides a constant ≥ the "
-           "lower end of the interval (Δ charged at γ^s_y, x moves at γ^s_x ≤ γ^s_y/(81κ²)), "
-           "not that O(·) fails")
+P20_TS = tuple(int(t) for t in np.geomspace(100, 1e11, 20))  # horizons: past every transient
+P20_RUN = (2000, 16)  # rounds and replicas of the Monte Carlo run the verdict reports
+READING = ("Theorem 1 is an O(·) statement: its absolute constants are hidden. Encoded with "
+           "constants 1 the bound is exceeded (observed/bound ≈ 40–70, ≤ 81 = γ^s_y/(γ^s_x κ²): "
+           "Δ is charged at γ^s_y while x moves at γ^s_x ≤ γ^s_y/(81κ²)); that refutes only "
+           "the constants 1. The O(·) fails only if observed/bound grows without limit along a "
+           "direction, which is what the slopes test")
 
 
-@claim("fednorm.p20", title="Theorem 1 bound with O(·) constants 1 holds at max-step step sizes "
-       "(ours)",
-       prediction="Fed-Norm-SGDA (τ_i = 1..3, P = 3 of n = 6, noisy) run with γ^s_y, γ^s_x, "
-       "η^c_y, η^c_x from max-step on fednorm.thm1.corrected satisfies (1/T) Σ E‖∇Φ(x_t)‖² ≤ the "
-       "encoded Theorem 1 bound (O(·) constants 1): observed/bound ≤ 1",
-       source="our prediction from Theorem 1 [L163–L167] and its App. B.2 bound [L656]; issue #5 "
-       "bound validity",
-       provenance="conjecture",
+_P20_STEPS: dict = {}  # (theorem, condition inputs) → max-step steps: exact, so computed once
+
+
+def p20_steps(thm: Any, inputs: dict[str, Fraction], cache: dict = _P20_STEPS
+              ) -> tuple[dict[str, float], dict[str, str | None]]:
+    """Theorem 1's max-step step sizes in the order of :func:`exact.thm1_steps` (γ^s_y, then
+    γ^s_x, η^c_y, η^c_x, each the largest with every condition holding), computed once per
+    theorem and set of condition inputs (σ_G and T do not enter the conditions; the
+    condition inputs are read once, not per key as in :func:`exact.thm1_steps`)."""
+    names = set(engine.compiled(thm).condition_inputs)
+    key = (thm.id, *sorted((k, v) for k, v in inputs.items() if k in names))
+    if key not in cache:
+        tiny = Fraction(1, 10**12)
+        cur: dict[str, Fraction] = {"gamma_sx": tiny, "eta_cx": tiny, "eta_cy": tiny}
+        binding: dict[str, str | None] = {}
+        for name in ("gamma_sy", "gamma_sx", "eta_cy", "eta_cx"):
+            cur.pop(name, None)
+            ms = engine.max_step(thm, name, {k: v for k, v in {**inputs, **cur}.items()
+                                             if k in names})
+            if ms.value is None:
+                raise ValueError(f"{thm.id}: no feasible {name} ({ms.binding})")
+            cur[name], binding[name] = Fraction(ms.value), ms.binding
+        cache[key] = ({k: float(v) for k, v in cur.items()}, binding)
+    return cache[key]
+
+
+def grad_phi_average(g: Any, config: dict[str, Any], P: int) -> Callable[[int], float]:
+    """T ↦ exact (1/T) Σ_{t<T} E‖∇Φ(x_t)‖² of Fed-Norm-SGDA, in closed form.
+
+    A round is affine in the model and the Gaussian draws for each set of P sampled clients
+    (:func:`exact.noisy_affine_round`, additive noise), so the mean m_t and second moment X_t
+    of z_t follow one affine recursion s_{t+1} = 𝒜 s_t + b of s = (m, vec X), averaged over
+    the C(n, P) equally likely sets; ∇Φ(x) = Gx + h is affine, so E‖∇Φ(x_t)‖² = ℓ·s_t + ‖h‖².
+    With s* the fixed point, Σ_{t<T} s_t = T s* + (I − 𝒜)⁻¹(I − 𝒜^T)(s_0 − s*)."""
+    method = FEDNORM_SGDA.method(g, config)
+    d, dx = g.d, g.dx
+    maps = [exact.noisy_affine_round(method, g, np.array(S))
+            for S in combinations(range(g.M), P)]
+    size = d + d * d
+    big = np.zeros((size, size))
+    big[:d, :d] = np.mean([A for A, _, _ in maps], axis=0)
+    big[d:, :d] = np.mean([np.kron(A, c[:, None]) + np.kron(c[:, None], A)
+                           for A, c, _ in maps], axis=0)  # vec(Amcᵀ + cmᵀAᵀ), linear in m
+    big[d:, d:] = np.mean([np.kron(A, A) for A, _, _ in maps], axis=0)
+    b = np.concatenate([np.mean([c for _, c, _ in maps], axis=0),
+                        np.mean([np.outer(c, c) + N @ N.T for _, c, N in maps],
+                                axis=0).reshape(-1)])
+    h = g.grad_phi(np.zeros((1, dx)))[0]
+    G = np.stack([g.grad_phi(np.eye(dx)[i][None])[0] - h for i in range(dx)], axis=1)
+    weight = np.zeros((d, d))
+    weight[:dx, :dx] = G.T @ G
+    ell = np.concatenate([np.pad(2 * G.T @ h, (0, d - dx)), weight.reshape(-1)])
+    s0 = np.concatenate([g.z0, np.outer(g.z0, g.z0).reshape(-1)])
+    eye = np.eye(size)
+    s_star = np.linalg.solve(eye - big, b)
+
+    def average(T: int) -> float:
+        transient = np.linalg.solve(eye - big, (eye - np.linalg.matrix_power(big, int(T)))
+                                    @ (s0 - s_star))
+        return float(ell @ (s_star + transient / T) + h @ h)
+
+    return average
+
+
+def _p20_point(thm: Any, game: dict[str, Any], tau_max: int, params: Params
+               ) -> dict[str, Any]:
+    """One grid point: the game, Theorem 1's max-step steps, observed/bound (the bound × κ^p,
+    p = ``kappa_power``) at every horizon of ``Ts``, and its supremum over T (the grid's best
+    horizon refined by golden-section search in log T between its neighbours)."""
+    g = make_game({**P20_SET, **game}, params["instance_seed"])
+    P = g.M // 2
+    alg = {**P20_ALG, "tau_max": tau_max, "P": P}
+    inputs = exact.thm1_inputs(g, taus(g, alg), P)
+    steps, binding = p20_steps(thm, inputs)
+    average = grad_phi_average(g, {**alg, **steps}, P)
+    exact_steps = {k: Fraction(v) for k, v in steps.items()}
+    planted = g.constants["kappa"] ** params["kappa_power"]
+    feasible = []
+
+    def at(T: int) -> tuple[float, float]:
+        bd = engine.bound(thm, {**inputs, **exact_steps, "T": Fraction(T)})
+        feasible.append(bd.feasible)
+        return average(T), bd.value * planted
+
+    Ts = [int(T) for T in params["Ts"]]
+    observed, bound = (np.array(v) for v in zip(*(at(T) for T in Ts), strict=True))
+    top = int(np.argmax(observed / bound))
+    lo, hi = math.log(Ts[max(top - 1, 0)]), math.log(Ts[min(top + 1, len(Ts) - 1)])
+    best = (Ts[top], float(observed[top]), float(bound[top]))
+    for _ in range(10):  # golden section on log T: the ratio is smooth and single-peaked here
+        a, b = hi - 0.618 * (hi - lo), lo + 0.618 * (hi - lo)
+        (oa, ba), (ob, bb) = at(round(math.exp(a))), at(round(math.exp(b)))
+        lo, hi = (lo, b) if oa / ba >= ob / bb else (a, hi)
+        for T, o, bd in ((round(math.exp(a)), oa, ba), (round(math.exp(b)), ob, bb)):
+            if o / bd > best[1] / best[2]:
+                best = (T, o, bd)
+    return {"kappa": g.constants["kappa"], "n": g.M, "P": P, "tau_eff": float(inputs["tau_eff"]),
+            "sigma_G": g.constants["sigma_G"], "tau_max": tau_max, "steps": steps,
+            "binding": binding, "T": Ts, "observed": observed.tolist(), "bound": bound.tolist(),
+            "conditions_hold": all(feasible), "sup_T": best[0], "sup_observed": best[1],
+            "sup_bound": best[2]}
+
+
+@claim("fednorm.p20", title="Theorem 1's O(·) bound: the implied constant stays bounded over κ, "
+       "n, τ, T and σ_G",
+       prediction="at Theorem 1's max-step step sizes (fednorm.thm1.corrected), the implied "
+       "constant c = (1/T) Σ E‖∇Φ(x_t)‖² (exact) / the bound with its O(·) constants 1 does not "
+       "grow without limit along κ (μ), n (P = n/2), τ (τ_i = 1..τ_max), T or σ_G: on the far "
+       "end of each axis the log-log slope's interval does not lie above slope_floor (c is the "
+       "supremum over T along the other axes); the largest c and where are reported",
+       source="Theorem 1 [L163–L167] and its App. B.2 bound [L656], an O(·) statement with "
+       "absolute constants",
+       provenance="paper",
        theorems=("fednorm.thm1", "fednorm.thm1.corrected"),
-       rule=UpperBound("bound_scale", end="lower"), params={"bound_scale": 1.0, "T": 2000, "R": 16},
-       profiles={"full": {"T": 10000, "R": 32}}, perturb={"bound_scale": 1e-3},
-       figure=FigureSpec("Fed-Norm-SGDA at max-step steps vs Theorem 1 bound", "round",
-                         "running average of E‖∇Φ(x_t)‖²"))
+       rule=UpperBound("slope_floor", end="lower"),
+       params={"mus": (1.0, 1 / 4, 1 / 16, 1 / 64), "Ms": (4, 6, 8, 10),
+               "tau_maxes": (1, 3, 9, 27), "sigma_Gs": (0.25, 1.0, 4.0, 16.0), "Ts": P20_TS,
+               "tail": 3, "slope_floor": 0.05, "max_width": 2.0, "kappa_power": 0.0},
+       profiles={"full": {"mus": tuple(2.0**-k for k in range(9)),
+                          "sigma_Gs": (0.25, 1.0, 4.0, 16.0, 64.0),
+                          "Ts": tuple(int(t) for t in np.geomspace(100, 1e14, 26))}},
+       perturb={"kappa_power": -1.0, "Ms": (6, 8), "tau_maxes": (3, 9), "sigma_Gs": (1.0, 4.0)},
+       figure=FigureSpec("Fed-Norm-SGDA: implied constant of Theorem 1's O(·) bound per "
+                         "direction (max-step steps)", "value / base value",
+                         "observed / bound (O(·) constants 1)", logx=True))
 def p20(params: Params, seed: int) -> Measurement:
-    """P20 (ours): observed/bound, interval (mean ∓ 3 SE)/bound, at Theorem 1's max-step steps."""
-    T, R, g = params["T"], params["R"], make_game(P20_SET, params["instance_seed"])
+    """P20: observed/bound along κ, n, τ, σ_G (sup over T) and T (at the base point), from exact
+    averages; :func:`implied_constant` decides. ``kappa_power`` plants a factor κ^p in the bound
+    (p = −1: a bound missing a factor κ, which the contract test must see refuted)."""
     thm = registry.get("fednorm.thm1.corrected")  # L_Φ = (1 + κ)L_f (erratum to Lemma B.1 [L628])
-    inputs = exact.thm1_inputs(g, taus(g, P20_ALG), P20_ALG["P"])
-    steps, binding = exact.thm1_steps(thm, inputs)
-    cfg = {**P20_ALG, **steps}
-    tr = simulate(FEDNORM_SGDA.method(g, cfg), T, replicas=R, seed=seed,
-                  record_every=max(1, T // 400))
-    per = tr.metrics["grad_phi_sq"][:-1].mean(axis=0)
-    est, se = mean_ci(per), float(per.std(ddof=1) / math.sqrt(per.size))
-    bd = engine.bound(thm, {**inputs, **{k: Fraction(v) for k, v in steps.items()},
-                            "T": Fraction(T)})
-    gp = tr.metrics["grad_phi_sq"].mean(axis=1)
-    return Measurement(
-        est.value / bd.value, ((est.value - 3 * se) / bd.value, (est.value + 3 * se) / bd.value),
-        series={"measured running average": (tr.iterations[1:].tolist(), (
-            np.cumsum(gp[:-1]) / np.arange(1, gp.size)).tolist())},
-        hlines={"Thm 1 bound at T (constants 1)": bd.value},
-        evidence={"observed": est.as_dict(), "observed_se": se, "bound": bd.value,
-                  "terms": bd.terms, "conditions_hold": bd.feasible, "violated": bd.violated,
-                  "steps": steps, "binding": binding, "rounds": T, "replicas": R,
-                  "theorem": thm.id, "inputs": {k: float(v) for k, v in inputs.items()},
-                  "reading": READING},
-        run=RunConfig("fednorm-sgda", GAME, {**P20_SET, **cfg}, T, R, seed),
-        diverged=tr.reason if tr.diverged else None,
-        inconclusive=None if bd.feasible else "the conditions fail at the max-step step sizes",
-        predicted=f"observed/bound ≤ {params['bound_scale']:g}", tolerance="mean − 3 SE")
+    base = {"mu": 1.0, "M": P20_SET["M"], "tau_max": P20_ALG["tau_max"],
+            "sigma_G": P20_SET["sigma_G"]}
+    knobs = {"kappa": ("mu", params["mus"]), "n": ("M", params["Ms"]),
+             "tau_eff": ("tau_max", params["tau_maxes"]),
+             "sigma_G": ("sigma_G", params["sigma_Gs"])}
+    rows: dict[str, list[dict[str, Any]]] = {}
+    for direction, (knob, values) in knobs.items():
+        for value in values:
+            q = {**base, knob: value}
+            row = _p20_point(thm, {"mu": q["mu"], "M": q["M"], "sigma_G": q["sigma_G"]},
+                             q["tau_max"], params)
+            rows.setdefault(direction, []).append(row)
+    base_row = _p20_point(thm, {"mu": base["mu"], "M": base["M"], "sigma_G": base["sigma_G"]},
+                          base["tau_max"], params)
+    axes = {d: Axis(tuple(r[d] for r in rs), tuple(r["sup_observed"] for r in rs),
+                    tuple(r["sup_bound"] for r in rs)) for d, rs in rows.items()}
+    axes["T"] = Axis(tuple(float(T) for T in base_row["T"]), tuple(base_row["observed"]),
+                     tuple(base_row["bound"]))
+    ic = implied_constant(axes, tail=params["tail"], slope_floor=params["slope_floor"],
+                          max_width=params["max_width"])
+    series = {f"along {d}": ((np.array(a.x) / a.x[0]).tolist(), a.constants.tolist())
+              for d, a in axes.items() if d != "T"}
+    series["along T (base point)"] = ((np.array(axes["T"].x) / axes["T"].x[0]).tolist(),
+                                      axes["T"].constants.tolist())
+    cfg = {**P20_ALG, **base_row["steps"]}
+    return ic.measurement(
+        series=series, hlines={"largest implied constant": ic.largest},
+        evidence={"grid": rows, "base": base_row, "theorem": thm.id, "reading": READING,
+                  "kappa_power": params["kappa_power"]},
+        checks=(Check("the conditions hold at every grid point",
+                      all(r["conditions_hold"] for rs in rows.values() for r in rs),
+                      "inconclusive"),),
+        run=RunConfig("fednorm-sgda", GAME, {**P20_SET, **cfg}, *P20_RUN, seed))
