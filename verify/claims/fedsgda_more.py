@@ -141,7 +141,7 @@ def p2(params: Params, seed: int) -> Measurement:
     ts = list(range(params["steps"]))
     series = {f"Lemma {lemma}": (ts, v.tolist()) for lemma, v in worst_t.items()}
     stat = max(r["max_normalized_excess"] for r in rows)
-    k_ = rows[0]
+    first = rows[0]
     return Measurement(stat, series=series, hlines={"0": 0.0},
                        evidence={"runs": rows, "regime": params["regime"],
                                  "worst": max(rows, key=lambda r: r["max_normalized_excess"]),
@@ -149,7 +149,7 @@ def p2(params: Params, seed: int) -> Measurement:
                                          "y-curvature) is not among the games; the cosine game "
                                          "makes Φ nonconvex"},
                        run=RunConfig("fedsgda-m", QUADRATIC, {
-                           **P2_FAMILIES["SC-CH"][1], **k_["config"]}, params["steps"],
+                           **P2_FAMILIES["SC-CH"][1], **first["config"]}, params["steps"],
                            params["replicas"], seed))
 
 
@@ -169,7 +169,7 @@ def p2(params: Params, seed: int) -> Measurement:
                    "are neglected"),
        theorems=("fedsgda.thm3.12.corrected", "fedsgda.cor3.13.corrected"),
        rule=UpperBound("tolerance"),
-       params={"NT0s_exact": (32768, 262144), "NT0s_cos": (512,), "replicas": 4,
+       params={"NT0s_exact": (32768,), "NT0s_cos": (512,), "replicas": 4,
                "tolerance": math.log(1.25)},
        profiles={"full": {"NT0s_exact": (32768, 262144, 2097152), "NT0s_cos": (512, 4096),
                           "replicas": 8}},
@@ -342,7 +342,7 @@ def p13(params: Params, seed: int) -> Measurement:
                        "max_ratio_sync_presync_reading": float(pre[sync].max())}
         worst, worst_lo = max(worst, float(ratio.max())), max(worst_lo, float(lo.max()))
         series[f"{block}: communication steps"] = (ts[sync].tolist(), ratio[sync].tolist())
-        series[f"{block}: other steps (max per block)"] = (
+        series[f"{block}: other steps"] = (
             ts[~sync].tolist(), ratio[~sync].tolist())
     return Measurement(worst, interval=(worst_lo, worst), series=series, hlines={"1": 1.0},
                        evidence={"blocks": rows, "sigma_sq": sides["sigma_sq"],
