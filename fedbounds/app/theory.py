@@ -163,14 +163,17 @@ def check(theorem_id: Annotated[str, typer.Argument(metavar="ID")], more: MoreOp
                    "conditions": [r.as_json() for r in results]})
     else:
         table = Table(title=f"{t.id}: {'feasible' if feasible else 'INFEASIBLE'}")
-        for c in ("condition", "lhs", "rhs", "margin", "holds", "source"):
+        numbers = [[_shown(getattr(r, k), r.exact.get(k)) for k in ("lhs", "rhs", "margin")]
+                   for r in results]
+        table.add_column("condition")
+        for k, c in enumerate(("lhs", "rhs", "margin")):  # numbers are never cut short
+            table.add_column(c, min_width=max((len(row[k]) for row in numbers), default=1))
+        for c in ("holds", "source"):
             table.add_column(c)
-        for r in results:
+        for r, row in zip(results, numbers, strict=True):
             holds = "[green]yes[/]" if r.holds else (
                 "[yellow]undecided[/]" if r.undecided else "[red]no[/]")
-            table.add_row(*esc(r.name, *(_shown(getattr(r, k), r.exact.get(k))
-                                         for k in ("lhs", "rhs", "margin"))),
-                          holds, escape(r.source))
+            table.add_row(*esc(r.name, *row), holds, escape(r.source))
         out.print(table)
         if any(r.undecided for r in results):
             err.print("[yellow]warning[/]: the sign of an undecided margin could not be "
