@@ -206,3 +206,15 @@ def test_p15_inputs_and_bound(quick_verdict) -> None:
         for tid in ("fedsgda.thm3.6", "fedsgda.thm3.6.corrected"):
             assert r[tid]["conditions_hold"]
             assert r[tid]["bound"] == pytest.approx(sum(r[tid]["terms"].values()), rel=1e-9)
+
+
+def test_walk_draws_what_simulate_draws() -> None:
+    """walk (the exact claims' loop over states) sees the executor's own draws: its last state
+    is the state simulate ends in at the same seed."""
+    g = make_game({"M": 3, "sigma_x": 1.0, "sigma_y": 1.0, "beta_L": 0.5})
+    method = FEDSGDA_M.method(g, fedsgda_more.P13_CONFIG)
+    last = None
+    for _t, _before, new in walk(method, 12, 2, 7):
+        last = new
+    end = simulate(method, 12, replicas=2, seed=7).state
+    assert np.array_equal(last.z_local, end.z_local) and np.array_equal(last.u, end.u)
