@@ -103,7 +103,7 @@ def _float_args(c: Compiled, point: Point) -> tuple[list[np.float64], set[str]]:
     args, inexact = [], set()
     for n in c.names:
         v = point[n]
-        f = exact.to_float(v) if isinstance(v, (Fraction, int)) else math.nan
+        f = math.nan if isinstance(v, sp.Basic) else exact.to_float(v)
         if math.isnan(f) or (v != 0 and not exact.MIN_NORMAL <= abs(f) <= exact.MAX_FLOAT):
             inexact.add(n)
         args.append(np.float64(f))

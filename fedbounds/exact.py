@@ -334,7 +334,7 @@ def _mpf(x: sp.Expr, digits: int = 40) -> mpmath.mpf:
 def to_float(x: sp.Expr | Fraction) -> float:
     """The nearest float64 (``inf`` beyond the range, ``0.0``/subnormal below it, ``nan`` for an
     undefined value)."""
-    if isinstance(x, (Fraction, int)):
+    if not isinstance(x, sp.Basic):
         x = rational(x)
     if _is_nan(x):
         return math.nan
