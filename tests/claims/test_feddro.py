@@ -1,4 +1,4 @@
-"""FedDRO claims (our predictions feddro.p1–p15): registration, and the numbers in the evidence
+"""FedDRO claims (feddro.p1–p16; provenance in each spec): registration, and the numbers in the
 of the claims on small grids (the quick profile's verdicts and statistics are checked against
 the recorded reference by tools/compare_verdicts.py; perturbations by
 tests/contract/test_claims.py)."""
@@ -15,7 +15,9 @@ SPECS = {spec.id: spec for spec in vars(feddro).values() if isinstance(spec, Cla
 
 
 def test_ids_theorems_and_errata() -> None:
-    assert set(SPECS) == {f"feddro.p{n}" for n in range(1, 16)}
+    assert set(SPECS) == {f"feddro.p{n}" for n in range(1, 17)}
+    assert SPECS["feddro.p9"].provenance == "derived" and "O(α⁴)" in SPECS["feddro.p9"].derivation
+    assert SPECS["feddro.p16"].provenance == "paper"
     assert SPECS["feddro.p11"].errata == ("lemmaF2-track-coefficient",)
     assert SPECS["feddro.p2"].measure is SPECS["feddro.p1"].measure  # a variant
     assert SPECS["feddro.p6"].measure is SPECS["feddro.p5"].measure
@@ -68,7 +70,7 @@ SMALL = {
     "feddro.p12": {"dro_points": 50},
     "feddro.p14": {"etas": [0.005, 0.01, 0.02, 0.05, 0.1], "T": 600, "replicas": 100},
 }
-EXPECTED = {"feddro.p9": "refuted", "feddro.p11": "confirmed", "feddro.p12": "confirmed",
+EXPECTED = {"feddro.p9": "confirmed", "feddro.p11": "confirmed", "feddro.p12": "confirmed",
             "feddro.p14": "confirmed"}
 
 
@@ -77,7 +79,8 @@ def _specific(cid: str, v) -> None:
     if cid == "feddro.p9":  # lim G_T excess ∝ α⁴, not α²; I = 1 invariant; A-knob not increasing
         assert 3.5 < v.statistic < 4.5 and e["orbit_converged"]
         assert e["I1_invariance_max_rel_dev"] <= 1e-9 and not e["knob_A_G_T_increasing"]
-        assert SPECS[cid].run("quick", seed=0, **SMALL[cid], predicted=4.0).verdict == "confirmed"
+        # the Δ² reading (slope 2) is what the corrected derivation refutes
+        assert SPECS[cid].run("quick", seed=0, **SMALL[cid], predicted=2.0).verdict == "refuted"
     elif cid == "feddro.p11":  # the erratum: printed c_β with B_g = 0.2 violates Lemma F.5
         assert e["printed_c_beta_violated"] and e["step_conditions_met"]
         assert e["printed_c_beta_small_Bg"]["max_excess"] > 1e-6
@@ -120,3 +123,35 @@ def test_cheap_claims_reproduce_the_recorded_statistics(quick_verdict) -> None:
 @pytest.mark.parametrize("cid", ["feddro.p3", "feddro.p5", "feddro.p6", "feddro.p7", "feddro.p8"])
 def test_quick_profile_confirmed(cid: str, quick_verdict) -> None:
     assert quick_verdict(cid).verdict == "confirmed"
+
+
+def test_p16_bound_holds_as_heterogeneity_grows_at_the_theorems_own_steps() -> None:
+    """P16: each α at its smallest admissible horizon; the conditions hold there and not one
+    step earlier; observed/bound stays below 1 and falls as α grows (T_th grows with L_h, B_g)."""
+    from fedbounds.verify.exact.feddro import theorem_at
+
+    v = SPECS["feddro.p16"].run("quick", alphas=[0.25, 1.0])
+    rows = v.evidence["rows"]
+    assert v.verdict == "confirmed" and all(r["conditions_hold"] for r in rows)
+    assert rows[1]["T"] > rows[0]["T"] and rows[1]["ratio"] < rows[0]["ratio"] < 1
+    assert v.statistic == max(r["ratio"] for r in rows)
+    for r in rows:  # the smallest horizon: one period earlier a condition fails
+        c = {**r["constants"], "y_err0": 0.0, "b": 1, "I": 2, "T": r["T"] - 2}
+        assert not all(ok for _, ok in theorem_at("feddro.thm5.1.corrected", c)
+                       .conditions.values())
+    assert SPECS["feddro.p16"].run("quick", alphas=[0.25, 1.0],
+                                   bound_scale=0.5 * rows[0]["G_T"] / rows[0]["bound"]
+                                   ).verdict == "refuted"
+
+
+def test_p16_extrapolated_G_T_equals_a_full_run() -> None:
+    """G_T from the run to the periodic orbit plus the orbit's mean is the full run's G_T."""
+    from fedbounds.problems.feddro import make
+    from fedbounds.verify.algorithms.feddro import run_feddro
+
+    prob = make("feddro-p2", {"K": 2, "A": 0.5, "C": 0.5, "s": 0.0, "s_h": 0.0, "het": 0.5})
+    T, eta, beta = 6001, 0.02, 0.05
+    short = feddro.exact_G_T(prob, T, 2, eta, beta, settle=40.0, seed=0)
+    assert short["iterations_run"] < T / 2 and short["orbit_rel_change"] < 1e-9
+    full = float(run_feddro(prob, T, 1, 0, ("grad_phi_sq",), eta=eta, beta=beta, I=2).G(T)[0])
+    assert short["G_T"] == pytest.approx(full, rel=1e-9)

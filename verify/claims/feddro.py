@@ -11,6 +11,7 @@ reference data come from its ``data_seed`` parameter)."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -278,11 +279,14 @@ def p8(params: Params, seed: int) -> Measurement:
                                                "T": rows[0]["T"], "I": rows[0]["I"]}, rows[0]["T"]))
 
 
-@claim("feddro.p9", title="Heterogeneity scaling of the client-drift excess of G_T",
-       prediction="on P2 with I above the Corollary 1 threshold, G_T grows roughly quadratically "
-                  "in the heterogeneity scale α (a reading of the Δ² terms of Theorem F.1 [L636]); "
-                  "at I = 1 the heterogeneity of a linear g does not matter (ours)",
-       source="Thm 5.1, F.1, Lemma F.3 [L236–L241, L634–L636, L723–L728]",
+@claim("feddro.p9", title="Heterogeneity scaling of the client-drift excess of G_T: α⁴",
+       prediction="on P2 with I above the Corollary 1 threshold, at a fixed step the drift excess "
+                  "lim G_T(I) − lim G_T(1) grows like α⁴ in the heterogeneity scale α (log-log "
+                  "slope 4 ± 0.5: the drift bias is O(α²), its square O(α⁴)); at I = 1 the "
+                  "heterogeneity of a linear g does not matter",
+       source="derived here from the local updates of Algorithm 2 [L202–L226]; Theorem 5.1's "
+              "heterogeneity terms 𝒞·C_Δ Δ² [L236–L241] (Theorem F.1 [L634–L636]) grow only "
+              "like α², as an upper bound: feddro.p16 asks whether it holds",
        provenance="derived",
        derivation=("with I local steps of size η the averaged update drifts from the centralised "
                    "one by η(I − 1)/2 × (Hessian of each client's Φ_k) × (deviation of its gradient"
@@ -293,10 +297,10 @@ def p8(params: Params, seed: int) -> Measurement:
                    " Δ² terms [L636] grow like α² but are an upper bound, not the rate. Leading "
                    "order in α, so not exact"),
        theorems=("feddro.thm5.1", "feddro.cor1"),
-       rule=Interval(predicted="predicted", tol="tolerance"), perturb={"predicted": 1.0},
+       rule=Interval(predicted="predicted", tol="tolerance"), perturb={"predicted": 2.0},
        params={"alphas": [1 / 16, 1 / 8, 1 / 4], "K": 8, "T": 4000, "I": 16, "knob": "het",
                "A_alphas": [0.5, 1.0, 2.0], "tail_rounds": 10, "conv_tol": 1e-6,
-               "predicted": 2.0, "tolerance": 0.5, "invariance_As": [0.0, 0.5, 2.0],
+               "predicted": 4.0, "tolerance": 0.5, "invariance_As": [0.0, 0.5, 2.0],
                "invariance_T": 1000, "invariance_replicas": 8, "invariance_tol": 1e-9,
                "stochastic_replicas": 0},
        profiles={"full": {"alphas": [1 / 16, 1 / 8, 1 / 4, 1 / 2], "T": 16000,
@@ -307,7 +311,8 @@ def p9(params: Params, seed: int) -> Measurement:
     """P9: lim G_T(I) − lim G_T(1) vs the heterogeneity scale α (deterministic, exact orbits);
     at I = 1 G_T does not depend on the heterogeneity of a linear g. [derived] The drift bias
     of the averaged gradient is η(I−1) × Hessian × gradient heterogeneity = O(α²), so its
-    square is O(α⁴); the Δ² of Theorem F.1 [L636] is an upper bound, not the rate."""
+    square is O(α⁴) (predicted slope 4); the Δ² of Theorem F.1 [L636] is an upper bound, not
+    the rate (its perturbation, slope 2, is the Δ² reading, refuted)."""
     K, T, I, knob, tail = params["K"], params["T"], params["I"], params["knob"], params["tail_rounds"]
     if knob not in ("het", "A"):
         raise BadInput("knob", "'het' (all client deviations × α) or 'A' (A → 0.5α only)")
@@ -638,3 +643,89 @@ def p15(params: Params, seed: int) -> Measurement:
                                        "paper": -0.0093035}},
         checks=(Check("printed eq. (5) differs from the exact maximum",
                       min(gaps) > params["tolerance"]),))
+
+
+def exact_G_T(problem: CompositionalProblem, T: int, I: int, eta: float, beta: float,
+              settle: float, seed: int) -> dict[str, Any]:
+    """G_T = (1/T)Σ_{t<T} ‖∇Φ(x̄^t)‖² of deterministic FedDRO (Algorithm 2) without running all
+    T iterations: the run goes on until ``settle``/(ηΦ''(x*)) iterations (the contraction has
+    reached its periodic orbit, period I), and the remaining iterations add the orbit's mean
+    (exact up to one period's variation over T; the orbit's relative change is reported)."""
+    xs = float(problem.x_star[0])
+    h = 1e-5 * max(1.0, abs(xs))
+    curvature = float((problem.grad_Phi(np.array([[xs + h]]))
+                       - problem.grad_Phi(np.array([[xs - h]])))[0, 0] / (2 * h))
+    n = min(T, int(math.ceil(settle / (eta * curvature) / I)) * I + 1)
+    run = run_feddro(problem, n, 1, seed, ("grad_phi_sq",), eta=eta, beta=beta, I=I)
+    g = run.mean("grad_phi_sq")[:-1]
+    orbit, change = run.orbit_mean(I, 10)
+    return {"G_T": float((g.sum() + (T - n) * orbit) / T), "iterations_run": n,
+            "orbit_mean": orbit, "orbit_rel_change": change, "curvature_Phi": curvature,
+            "diverged": run.diverged}
+
+
+@claim("feddro.p16", title="Theorem 5.1's bound as heterogeneity grows (exact constants, P2)",
+       prediction="on P2 with every client deviation × α (Δ_g, Δ_h ∝ α; L_h, B_g grow too), "
+                  "FedDRO run as Theorem 5.1 prescribes at each α (η = √(|b|K/T), β = c_βη, T "
+                  "the smallest horizon meeting its conditions T ≥ T_th and β ≤ 1) has G_T = "
+                  "(1/T)Σ‖∇Φ(x̄^t)‖² at most the theorem's bound at the instance's exact "
+                  "constants, for every α: max over α of observed/bound ≤ 1",
+       source="Theorem 5.1 [L232–L241] (= Theorem F.1 [L625–L636], constants of Appendix F); "
+              "its heterogeneity terms 𝒞(|b|,K,T,I)[C_Δh Δ_h² + C_Δg Δ_g²] [L236–L239]",
+       provenance="paper",
+       theorems=("feddro.thm5.1", "feddro.thm5.1.corrected"),
+       errata=("Lbar-coefficient", "beta-le-1"), rule=UpperBound(1.0),
+       params={"alphas": [0.25, 0.5, 1.0, 2.0], "K": 2, "I": 2, "settle": 40.0,
+               "conv_tol": 1e-9, "bound_scale": 1.0},
+       profiles={"full": {"alphas": [0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0]}},
+       perturb={"bound_scale": 1e-7},
+       figure=FigureSpec("FedDRO on P2 at Theorem 5.1's steps: observed G_T / bound vs "
+                         "heterogeneity α", "α (client deviations × α)",
+                         "G_T / Theorem 5.1 bound", logx=True))
+def p16(params: Params, seed: int) -> Measurement:
+    """P16: observed/bound against α, each α at its own smallest admissible horizon T (from the
+    encoded conditions, checked by the engine) and Theorem 5.1's η, β; deterministic runs
+    (σ_g = σ_h = 0), so G_T is exact (:func:`exact_G_T`). The bound is the printed theorem's
+    (feddro.thm5.1); the corrected one (feddro.thm5.1.corrected) is reported beside it."""
+    K, I, rows = params["K"], params["I"], []
+    for alpha in params["alphas"]:
+        prob = make("feddro-p2", {"K": K, "A": 0.5, "C": 0.5, "s": 0.0, "s_h": 0.0,
+                                  "het": alpha})
+        c = {**prob.constants, "y_err0": 0.0, "b": 1, "I": I}  # ȳ⁰ = g(x̄⁰) (A2)
+        T, T_th, T_beta = horizon_F1(c)
+        printed, corrected = (theorem_at(t, {**c, "T": T})
+                              for t in ("feddro.thm5.1", "feddro.thm5.1.corrected"))
+        eta, beta = printed.derived["eta"], printed.derived["beta"]
+        run = exact_G_T(prob, T, I, eta, beta, params["settle"], seed)
+        bound = float(printed.value) * params["bound_scale"]
+        rows.append({"alpha": alpha, "T": T, "T_th": T_th, "T_beta": T_beta, "eta": eta,
+                     "beta": beta, **run, "bound": bound,
+                     "bound_corrected": float(corrected.value) * params["bound_scale"],
+                     "ratio": run["G_T"] / bound,
+                     "terms": {k: float(v) for k, v in printed.terms.items()},
+                     "conditions_hold": all(ok for _, ok in printed.conditions.values())
+                     and all(ok for _, ok in corrected.conditions.values()),
+                     "constants": {k: float(v) for k, v in prob.constants.items()}})
+    alphas = [r["alpha"] for r in rows]
+    worst = max(rows, key=lambda r: r["ratio"])
+    excess = [r["orbit_mean"] for r in rows]
+    return Measurement(
+        statistic=worst["ratio"],
+        series={"observed / bound (Theorem 5.1)": (alphas, [r["ratio"] for r in rows]),
+                "observed / corrected bound": (alphas, [r["G_T"] / r["bound_corrected"]
+                                                        for r in rows])},
+        hlines={"bound": 1.0},
+        evidence={"rows": rows, "worst_alpha": worst["alpha"], "I": I, "K": K,
+                  "drift_excess_limits": excess,
+                  "reading": "T grows with α (T_th ∝ L_h²I²|b|K, c_β ∝ B_g⁴), so η = √(|b|K/T) "
+                             "falls and the O(η²α⁴) drift excess of feddro.p9 stays far below "
+                             "the α² heterogeneity terms of the bound"},
+        checks=(Check("Theorem 5.1's conditions hold at every α (printed and corrected)",
+                      all(r["conditions_hold"] for r in rows), "inconclusive"),
+                Check("every run reached its periodic orbit (G_T extrapolated exactly)",
+                      all(r["orbit_rel_change"] <= params["conv_tol"] for r in rows),
+                      "inconclusive")),
+        diverged=next((r["diverged"] for r in rows if r["diverged"]), None),
+        run=RunConfig("feddro", "feddro-p2", {"K": K, "A": 0.5, "C": 0.5, "s": 0.0, "s_h": 0.0,
+                                               "het": alphas[0], "T": rows[0]["T"], "I": I},
+                      rows[0]["T"], sweeps={"het": alphas}))
