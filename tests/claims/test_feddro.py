@@ -1,5 +1,5 @@
-"""FedDRO claims (feddro.p1–p16; provenance in each spec): registration, and the numbers in the
-of the claims on small grids (the quick profile's verdicts and statistics are checked against
+"""FedDRO claims (feddro.p1–p16; provenance in each spec): registration, and the numbers in
+the evidence of the claims on small grids (the quick profile's verdicts and statistics are checked against
 the recorded reference by tools/compare_verdicts.py; perturbations by
 tests/contract/test_claims.py)."""
 
