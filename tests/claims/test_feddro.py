@@ -1,6 +1,6 @@
 """FedDRO claims (feddro.p1–p16; provenance in each spec): registration, and the numbers in
-the evidence of the claims on small grids (the quick profile's verdicts and statistics are checked against
-the recorded reference by tools/compare_verdicts.py; perturbations by
+the evidence of the claims on small grids (the quick profile's verdicts and statistics are
+checked against the recorded reference by tools/compare_verdicts.py; perturbations by
 tests/contract/test_claims.py)."""
 
 import math
