@@ -8,7 +8,12 @@
 * :func:`thm1_inputs` — Theorem 1's scalar summaries of an instance (Theorem 1 [L167]), and
   :func:`thm1_steps` the step sizes ``engine.max_step`` allows (P20);
 * :func:`pp_profile` and :func:`cor12_steps` read Theorem 1's partial-participation term and
-  Corollary 1.2's schedule from the encoded theorems (P9, P11).
+  Corollary 1.2's schedule from the encoded theorems (P9, P11);
+* for the claims of verify/claims/fednorm_more.py and fednorm_lemmas.py (issue 15):
+  :func:`client_directions` and :func:`subset_aggregates` (the algorithm's aggregate for every
+  client set, P7), :func:`noisy_affine_round`, :func:`moment_path` and
+  :func:`stationary_moments` (exact means and second moments with sampling and additive noise,
+  P12, P15), :func:`local_drift` (exact client drift, P14) and :func:`objective` (F̃).
 """
 
 from __future__ import annotations
