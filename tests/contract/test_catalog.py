@@ -41,3 +41,15 @@ def test_algorithms_and_problems_are_listed_once() -> None:
     for kind in ("algorithms", "problems", "claims"):
         ids = [x["id"] for x in listing[kind]]
         assert len(ids) == len(set(ids)) and ids, kind
+
+
+def test_list_shows_each_claims_provenance_and_a_derived_claims_derivation() -> None:
+    rows = {r["id"]: r for r in catalog.listing()["claims"]}
+    assert rows and all(r["provenance"] in ("paper", "derived", "conjecture")
+                        for r in rows.values())
+    for cid, r in rows.items():
+        spec = catalog.claims()[cid]
+        assert r["provenance"] == spec.provenance
+        assert ("derivation" in r) == (spec.provenance == "derived"), cid
+    assert rows["feddro.p9"]["derivation"] and not rows["feddro.p9"]["exact_derivation"]
+    assert rows["fedsgda.p14"]["provenance"] == "conjecture"

@@ -468,11 +468,12 @@ def p9d(params: Mapping[str, Any], seed: int) -> Measurement:
 
 p16 = p9d.variant(
     "sagda.p16", title="Theorem 1 Option I bound holds at max-step steps (printed and corrected)",
-    prediction="ours: with η from engine.max_step on sagda.thm1.opt1 (resp. .corrected), M/m = 2 "
+    prediction="with η from engine.max_step on sagda.thm1.opt1 (resp. .corrected), M/m = 2 "
                "and exact constants, the measured (1/T) Σ E‖∇Φ(x_t)‖² of SAGDA Option I is at "
-               "most the Theorem 1-I bound: observed/bound ≤ 1",
-    source="our prediction; Theorem 1 Option I [L141–L158], its proof (Appendix B.2 "
-           "[L789]) and Lemma 5 [L673–L680]",
+               "most the Theorem 1-I bound (the step sizes and the test instance are ours): "
+               "observed/bound ≤ 1",
+    source="Theorem 1 Option I [L141–L158] (printed; corrected as in its proof, Appendix B.2 "
+           "[L789], and Lemma 5 [L673–L680])",
     provenance="paper",
     theorems=("sagda.thm1.opt1", "sagda.thm1.opt1.corrected"),
     errata=("thm1-opt1-a2-replaced", "lemma5-coefficient"), params={"theorem": "thm1.opt1"},
