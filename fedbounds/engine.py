@@ -153,7 +153,8 @@ def validate(thm: Theorem, values: Values, required: list[str], optional: list[s
 
 
 def _show(v: Fraction) -> str:
-    return str(v) if v.denominator == 1 or v.denominator < 10**6 else repr(float(v))
+    v = Fraction(v)
+    return str(v) if v.denominator < 10**6 else exact.scientific(v)
 
 
 # ---------------------------------------------------------------------------------------------
