@@ -103,9 +103,29 @@ def domain_value(name: str, thm) -> st.SearchStrategy[str]:
     return st.one_of(inside, inside, inside, numbers)
 
 
+def valid_value(name: str, thm) -> st.SearchStrategy[str]:
+    """A value inside the symbol's domain and the parser's range (normal doubles, exact
+    fractions), edges included where the domain is closed."""
+    dom = thm.notation.spec(name).domain
+    if dom.integer:
+        lo = int(dom.lo) if math.isfinite(dom.lo) else -10
+        hi = int(dom.hi) if math.isfinite(dom.hi) else lo + 10**6
+        return st.integers(lo + (1 if dom.lo_open and lo == dom.lo else 0), hi).map(str)
+    if math.isfinite(dom.hi) and dom.hi <= 1:
+        return st.builds(lambda p, q: str(Fraction(p, q) * Fraction(dom.hi)),
+                         st.integers(1, 1000), st.integers(1000, 1001))
+    edges = [str(Fraction(dom.lo))] if math.isfinite(dom.lo) and not dom.lo_open else []
+    positive = st.builds(_scientific, st.floats(1, 9.99), st.integers(-300, 300), st.just(False))
+    moderate = st.builds(lambda p, q: f"{p}/{q}", st.integers(1, 10**4), st.integers(1, 10**4))
+    return st.one_of(positive, moderate, moderate, *([st.sampled_from(edges)] if edges else []))
+
+
 @st.composite
 def theorem_call(draw, command: str) -> list[str]:
-    """``check``/``bound``/``max-step`` argument lists: an id and NAME=VALUE pairs."""
+    """``check``/``bound``/``max-step`` argument lists: an id and NAME=VALUE pairs; half of
+    them valid (a known id, every value inside its domain), half hostile."""
+    if draw(st.booleans()):
+        return draw(valid_theorem_call(command))
     theorem_id = draw(ids(THEOREM_IDS))
     thm = THEOREMS.get(theorem_id)
     names = ((thm.condition_inputs() if command != "bound" else thm.inputs()) if thm else []) \
@@ -127,7 +147,47 @@ def theorem_call(draw, command: str) -> list[str]:
 
 
 @st.composite
+def valid_theorem_call(draw, command: str) -> list[str]:
+    theorem_id = draw(st.sampled_from(THEOREM_IDS))
+    thm = THEOREMS[theorem_id]
+    names = thm.condition_inputs() if command != "bound" else thm.inputs()
+    argv = [command, theorem_id, "--json"]
+    vary = None
+    if command == "max-step" and names:
+        vary = draw(st.sampled_from(names))
+        argv += ["--vary", vary]
+    pairs = [f"{name}={draw(valid_value(name, thm))}" for name in names if name != vary]
+    return argv + (["--set", *pairs] if pairs else [])
+
+
+def param_value(param) -> st.SearchStrategy[str]:
+    """A value inside a declared parameter's domain."""
+    if param.kind is str:
+        return st.sampled_from(param.choices or ("x",))
+    low = param.low if param.low is not None else -10.0
+    high = param.high if param.high is not None else low + 100.0
+    high = min(high, low + 100.0)
+    if param.kind is int:
+        return st.integers(math.ceil(low) + (1 if param.low_open and low == int(low) else 0),
+                           max(math.floor(high), math.ceil(low) + 1)).map(str)
+    return st.floats(low, high, exclude_min=param.low_open,
+                     exclude_max=param.high_open).map(repr)
+
+
+@st.composite
 def run_call(draw) -> list[str]:
+    """``run`` argument lists: half a declared pair with values inside their domains, small
+    sizes and valid seeds; half hostile."""
+    if draw(st.booleans()):
+        algorithm = draw(st.sampled_from(sorted(ALGORITHMS)))
+        declared = ALGORITHMS[algorithm].problems or tuple(sorted(PROBLEMS))
+        problem = draw(st.sampled_from(sorted(declared)))
+        params = {**PROBLEMS[problem].params, **ALGORITHMS[algorithm].params}
+        pairs = [f"{name}={draw(param_value(p))}" for name, p in sorted(params.items())
+                 if p.kind is not int and draw(st.integers(0, 3)) == 0]
+        return (["run", algorithm, "--problem", problem, "--rounds", str(draw(st.integers(1, 3))),
+                 "--seed", str(draw(st.integers(0, 5))), "--json"]
+                + (["--set", *pairs] if pairs else []))
     algorithm = draw(st.one_of(st.sampled_from(sorted(ALGORITHMS)), ids(sorted(ALGORITHMS))))
     problem = draw(st.one_of(st.sampled_from(sorted(PROBLEMS)), ids(sorted(PROBLEMS))))
     params = dict(ALGORITHMS[algorithm].params) if algorithm in ALGORITHMS else {}
