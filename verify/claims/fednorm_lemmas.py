@@ -373,7 +373,7 @@ def _a_vector(tau: int, rho: float) -> np.ndarray:
        provenance="paper", theorems=("fednorm.thm1",),
        rule=Interval("predicted", 0.05), params={"predicted": 0.0, "formula": "eq. (18)",
                                                  "replicas": 6000},
-       profiles={"full": {"replicas": 100000}}, perturb={"formula": "sigma_L^2/tau"},
+       profiles={"full": {"replicas": 40000}}, perturb={"formula": "sigma_L^2/tau"},
        figure=FigureSpec("Eq. (18): Monte Carlo E‖g_i − h_i‖² against the identity", "τ_i",
                          "relative deviation", logy=False, kind="scatter"))
 def p8(params: Params, seed: int) -> Measurement:
