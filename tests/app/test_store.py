@@ -289,3 +289,31 @@ def test_sigkill_part_way_then_resume_recomputes_nothing_finished(tmp_path: Path
         rows = con.execute("SELECT claim, COUNT(*) FROM results GROUP BY key").fetchall()
     assert sorted(claim_id for claim_id, _ in rows) == sorted(KILL_CLAIMS)
     assert all(count == 1 for _, count in rows)
+
+
+@pytest.mark.slow  # ProxSkip's claims for real, in fresh programs: a minute or more
+def test_sigkill_of_the_real_command_then_resume(tmp_path: Path) -> None:
+    """The installed ``fedbounds verify proxskip --backend process``, SIGKILLed once two claims
+    are stored, then rerun: the stored rows are reused as they were, one row per claim."""
+    import subprocess
+
+    db = tmp_path / "results.sqlite"
+    env = {**os.environ, result_store.ENV: str(db)}
+    command = [str(Path(sys.executable).with_name("fedbounds")), "verify", "proxskip",
+               "--backend", "process", "--json"]
+    first = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 300
+    while len(_stored(db)) < 2 and time.monotonic() < deadline and first.poll() is None:
+        time.sleep(0.05)
+    first.kill()
+    first.wait(30)
+    before = _stored(db)
+    assert len(before) >= 2
+    second = subprocess.run(command, env=env, capture_output=True, text=True, timeout=1800)
+    assert second.returncode == 0, second.stderr
+    claims = json.loads(second.stdout)["claims"]
+    assert {c["id"] for c in claims if c["cached"]} == set(before)
+    after = _stored(db)
+    assert {cid: after[cid] for cid in before} == before
+    assert sorted(after) == sorted(c["id"] for c in claims)
