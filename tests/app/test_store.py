@@ -262,6 +262,7 @@ def test_sigkill_part_way_then_resume_recomputes_nothing_finished(tmp_path: Path
     log, db = tmp_path / "runs.log", tmp_path / "results.sqlite"
     install(monkeypatch, *(noisy_claim(cid, log, pause=0.3) for cid in KILL_CLAIMS))
     monkeypatch.setenv(result_store.ENV, str(db))
+    result_store.source_hash()  # hashed once, here: both runs key by the same code
     argv = ["verify", "proxskip", "--backend", "process", "--json"]
     child = _verify_in_child(argv, tmp_path / "first.json")
     deadline = time.monotonic() + 60
