@@ -298,16 +298,14 @@ _SPARSE = (41, 42, 44, 48, 56, 72, 104, 168, 232, 296)  # 10^±k, 1e308, 1e-323 
 class MaxStepResult:
     """The largest value of ``vary`` that :func:`check` accepts, the others fixed.
 
-    ``value`` passes :func:`check` as the binary float and as its shortest ``repr``; None when
-    no value passes (``binding_all``: the failing conditions), when the feasible set is
-    unbounded above (``unbounded``: proven symbolically) or when it reaches the largest double
-    but unboundedness could not be proven (``unbounded_unproven``). ``exact``: the
-    boundary (supremum of the last segment) as an exact expression (``"1/2000"``,
-    ``"sqrt(2)/4"``, ``"0"``) when found and verified; ``decimal``: the shortest decimal, at
-    least ``value``, that :func:`check` accepts (what the table prints: ``"0.0005"`` for the
-    boundary 1/2000, whose nearest float lies above it); ``note``: anything unusual. JSON:
-    ``theorem, vary, value, binding, binding_all, attained, interval, unbounded, feasible_set,
-    exact, decimal, unbounded_unproven, note``."""
+    ``value`` passes :func:`check` as the binary float and as its shortest ``repr``; None if no
+    value passes (``binding_all``: the failing conditions), if the feasible set is unbounded
+    above (``unbounded``: proven symbolically) or reaches the largest double without proof
+    (``unbounded_unproven``). ``exact``: the boundary (supremum of the last segment) as an
+    exact expression (``"1/2000"``, ``"sqrt(2)/4"``, ``"0"``) when found; ``decimal``: the
+    shortest decimal at least ``value`` that :func:`check` accepts (the table prints it:
+    ``"0.0005"`` for 1/2000, whose nearest float lies above it); ``note``: anything unusual.
+    JSON: the fields (``segments`` as ``feasible_set``) and ``theorem``."""
 
     vary: str
     value: float | None
@@ -323,11 +321,9 @@ class MaxStepResult:
     note: str = ""
 
     def as_json(self, theorem: str) -> dict:
-        head = ("vary", "value", "binding", "binding_all", "attained", "interval", "unbounded")
-        return {"theorem": theorem, **{k: getattr(self, k) for k in head},
-                "feasible_set": [[a, b if math.isfinite(b) else None] for a, b in self.segments],
-                **{k: getattr(self, k) for k in ("exact", "decimal", "unbounded_unproven",
-                                                 "note")}}
+        out = {"theorem": theorem, **vars(self)}
+        out["segments"] = [[a, b if math.isfinite(b) else None] for a, b in self.segments]
+        return {"feasible_set" if k == "segments" else k: v for k, v in out.items()}
 
 
 def _grid(lo: float, hi: float, lo_open: bool, hi_open: bool) -> np.ndarray:
@@ -362,9 +358,8 @@ class _Feasibility:
         self.strict = np.array([cc.strict for cc in c.conditions])[:, None]
 
     def ok_doubtful(self, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Feasible points, and the infeasible ones whose every failing margin is doubtful:
-        non-finite or borderline, or with an extreme side (< 1e-290 or > 1e290) where the
-        condition's evaluation raised a floating-point exception."""
+        """Feasible points, and infeasible ones whose failing margins are all doubtful: non-finite,
+        borderline, or with a side < 1e-290 or > 1e290 after a floating-point exception."""
         v = np.asarray(v, dtype=float)
         args = [np.full(v.shape, b) for b in self.base]
         args[self.idx] = v
@@ -389,7 +384,12 @@ class _Feasibility:
         return ok, ~ok & ~(~good & ~doubt).any(axis=0)
 
     def ok1(self, v: float) -> bool:
-        return bool(self.ok_doubtful(np.array([v]))[0][0])
+        """Float64 feasibility of one point (scalars: the bisection's fast predicate)."""
+        args = [np.float64(b) for b in self.base]
+        args[self.idx] = np.float64(v)
+        with np.errstate(all="ignore"):
+            return all(bool(m > 0 if cc.strict else m >= 0) for cc in self.c.conditions
+                       for m in [cc.sign * (cc.rhs(*args) - cc.lhs(*args))])
 
 
 class _Probe:
@@ -461,8 +461,8 @@ def _segments(feas: _Feasibility, probe: _Probe, grid: np.ndarray, dom: Domain) 
 
 @dataclass
 class _Top:
-    """The top of the feasible set: ``kind`` "value" (``a`` passes, the adjacent float ``b``
-    fails), "domain" (``a`` is the domain's end), "unbounded" or "unproven"."""
+    """The top: "value" (``a`` passes, the adjacent float ``b`` fails), "domain" (``a`` is the
+    domain's end), "unbounded" or "unproven"."""
 
     kind: str
     a: float | None = None
