@@ -1,4 +1,4 @@
-"""Bound validity as a sweep, not a point (issue 15): the machinery the ``<paper>.sweep`` claims
+"""Bound validity as a sweep, not a point the machinery the per-paper sweep claims
 share (verify/claims/sweeps.py).
 
 A sweep runs a theorem's algorithm at step sizes from ``max-step`` (:func:`max_step`, the

@@ -1,4 +1,5 @@
-"""Bound validity as a sweep, not a point (issue 15): one claim per paper, ``<paper>.sweep``.
+"""Bound validity as a sweep, not a point: one claim per paper (sagda.p17, proxskip.p27,
+fedsgda.p16, fednorm.p21, feddro.p17).
 
 Each claim runs every theorem of its paper whose bound is computable at step sizes from
 ``max-step`` (the engine's, :func:`fedbounds.verify.sweeps.max_step`) over a small grid of the
@@ -93,14 +94,13 @@ def sagda_exact(alg: Algorithm, g: MinMaxGame, config: dict[str, Any], m: int, T
     return value, model.affine_error, ts, avgs
 
 
-@claim("sagda.sweep", title="Bound validity sweep: Theorems 1 (Options I, II) and 2 at max-step "
+@claim("sagda.p17", title="Bound validity sweep: Theorems 1 (Options I, II) and 2 at max-step "
        "steps over a grid of constants",
        prediction="at every grid point (K, m ∈ {1..M}, local step, noise σ, heterogeneity σ_G) "
                   "and with step sizes from max-step, the exact (1/T) Σ E‖∇Φ(x_t)‖² is at most "
                   "the theorem's bound: worst observed/bound ≤ 1 for Theorem 1 Option I, "
                   "Option II and Theorem 2 as printed",
-       source="Theorem 1, Options I and II [L141–L172]; Theorem 2 [L211–L226]; issue 15 "
-              "(bound validity as a sweep)",
+       source="Theorem 1, Options I and II [L141–L172]; Theorem 2 [L211–L226]",
        provenance="paper",
        theorems=tuple(t for tid, (_a, c) in SAGDA_THEOREMS.items() for t in (tid, c)),
        errata=("thm1-opt2-sampling", "thm2-lf100", "thm2-psi4-factor2", "thm1-opt1-a2-replaced"),
@@ -242,19 +242,18 @@ def _proxskip_points(label: str, prob: pfam.AffineVIP, noisy: pfam.AffineVIP, ho
     return out
 
 
-@claim("proxskip.sweep", title="Bound validity sweep: Theorem 3.1, Corollaries 3.5 and 3.6, "
+@claim("proxskip.p27", title="Bound validity sweep: Theorem 3.1, Corollaries 3.5 and 3.6, "
        "Theorem 4.2 at max-step γ over p, ε and the instance",
        prediction="with γ from max-step and p over (0, 1] (p = 0.1√(γμ), √(γμ), 1) or ε over "
                   "its range, the exact E[V_t] stays below each printed bound at every t: worst "
                   "max_t E[V_t]/bound_t ≤ 1",
        source="Theorem 3.1 [L138–L142]; Corollary 3.5 [L172–L174]; Corollary 3.6 [L180–L182]; "
-              "Theorem 4.2 [L236–L238]; Lemma 3.4 [L168] (the SGDA estimator's constants); "
-              "issue 15 (bound validity as a sweep)",
+              "Theorem 4.2 [L236–L238]; Lemma 3.4 [L168] (the SGDA estimator's constants)",
        provenance="paper",
        theorems=("proxskip.thm3.1", "proxskip.cor3.5", "proxskip.cor3.5.corrected",
                  "proxskip.cor3.6", "proxskip.cor3.6.corrected", "proxskip.thm4.2",
                  "proxskip.thm4.2.corrected"),
-       errata=("cor3.6-step", "cor3.5-factor"),
+       errata=("cor3.6-step", "cor3.5-eps-factor"),
        rule=RULE, params={"bound_scale": 1.0, "instances": "quick", "noise_std": 0.5, "horizon": 3000},
        profiles={"full": {"instances": "full", "horizon": 40_000}}, perturb={"bound_scale": 0.5},
        figure=FigureSpec("ProxSkip at max-step γ: max_t E[V_t]/bound_t per grid point",
@@ -445,14 +444,14 @@ def fedsgda_plus_points(grid: str, R: int, instance_seed: int, seed: int
     return points, run
 
 
-@claim("fedsgda.sweep", title="Bound validity sweep: Theorems 3.6 and 3.12, Corollaries 3.7 and "
+@claim("fedsgda.p16", title="Bound validity sweep: Theorems 3.6 and 3.12, Corollaries 3.7 and "
        "3.13 at max-step steps over a grid of constants",
        prediction="at every grid point (κ, N·T_0, ν, σ, ζ for FedSGDA-M; N, Q, S, T for "
                   "FedSGDA+ on an NC-C game) with steps from max-step (Corollary 3.7: its "
                   "schedule), the measured average stationarity is at most the printed bound: "
                   "worst observed/bound ≤ 1 (beyond the Monte Carlo interval)",
        source="Theorem 3.6 [L175–L177]; Corollary 3.7 [L179–L183]; Theorem 3.12 [L245–L247]; "
-              "Corollary 3.13 [L249–L255]; issue 15 (bound validity as a sweep)",
+              "Corollary 3.13 [L249–L255]",
        provenance="paper",
        theorems=("fedsgda.thm3.6", "fedsgda.thm3.6.corrected", "fedsgda.cor3.7",
                  "fedsgda.cor3.7.corrected", "fedsgda.thm3.12", "fedsgda.thm3.12.corrected",
@@ -629,14 +628,14 @@ def fednorm_ncc_points(grid: str, T: int, R: int, instance_seed: int, seed: int
     return points
 
 
-@claim("fednorm.sweep", title="Bound validity sweep (ours): Theorems 1 and 2, Corollaries 1.1, "
+@claim("fednorm.p21", title="Bound validity sweep (ours): Theorems 1 and 2, Corollaries 1.1, "
        "1.2, 2.1, 2.2 and Remark 3 with O(·) constants 1 at max-step steps",
        prediction="ours: with every O(·) constant set to 1, at every grid point (n, weights p, "
                   "τ_i, P ∈ {1..n}, σ, σ_G; NC-C: n, τ, P) with steps from max-step, the measured "
                   "stationarity is at most the encoded bound: worst observed/bound ≤ 1",
        source="our prediction from Theorem 1 [L163–L167], Corollaries 1.1 [L173–L179] and 1.2 "
               "[L199–L203], Remark 3 [L215], Theorem 2 [L235], Corollaries 2.1 [L239–L245] and "
-              "2.2 [L255–L265] (bounds in O(·)); issue 15 (bound validity as a sweep)",
+              "2.2 [L255–L265] (bounds in O(·))",
        provenance="conjecture",
        theorems=tuple(FEDNORM_NCSC) + tuple(FEDNORM_NCC),
        rule=RULE, params={"bound_scale": 1.0, "grid": "quick", "T": 500, "replicas": 16},
@@ -741,13 +740,13 @@ def feddro_points(grid: str, instance_seed: int, seed: int
     return points, run
 
 
-@claim("feddro.sweep", title="Bound validity sweep: Theorems 4.2, 5.1, F.1 and Corollary 1 at "
+@claim("feddro.p17", title="Bound validity sweep: Theorems 4.2, 5.1, F.1 and Corollary 1 at "
        "the smallest horizon and the most local steps the conditions allow",
        prediction="at every grid point (K, noise, I ∈ {1, max-step}) at the smallest T the "
                   "conditions allow, the measured G_T = (1/T)Σ E‖∇Φ(x̄^t)‖² is at most each "
                   "printed bound: worst observed/bound ≤ 1 (beyond the Monte Carlo interval)",
        source="Theorem 4.2 [L192–L194]; Theorem 5.1 [L232–L241]; Theorem F.1 [L625–L636]; "
-              "Corollary 1 [L243–L247]; issue 15 (bound validity as a sweep)",
+              "Corollary 1 [L243–L247]",
        provenance="paper",
        theorems=("feddro.thm4.2", "feddro.thm4.2.corrected") + tuple(t for t, _d in
                                                                      FEDDRO_THEOREMS),
