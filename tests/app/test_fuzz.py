@@ -232,14 +232,19 @@ def other_call(draw) -> list[str]:
 # ---- the oracle ------------------------------------------------------------------------------
 def exact_holds(thm, values: dict[str, Fraction]) -> dict[str, bool | None]:
     """Each condition decided in exact arithmetic (rationals, then 100-digit evaluation for
-    irrational values); None where the exact value is undefined (a division by zero)."""
+    irrational values); None where the exact value is undefined (a division by zero, or a
+    Min/Max of one)."""
     symbols = {s.name: s for c in thm.conditions for side in (c.rel.lhs, c.rel.rhs)
                for s in thm.expand(side).free_symbols}
     subs = {s: sp.Rational(values[n].numerator, values[n].denominator)
             for n, s in symbols.items()}
     out: dict[str, bool | None] = {}
     for c in thm.conditions:
-        lhs, rhs = (thm.expand(side).xreplace(subs) for side in (c.rel.lhs, c.rel.rhs))
+        try:  # Min/Max of an undefined value (zoo, nan) raises while it is built
+            lhs, rhs = (thm.expand(side).xreplace(subs) for side in (c.rel.lhs, c.rel.rhs))
+        except (ValueError, TypeError, ZeroDivisionError):
+            out[c.name] = None
+            continue
         margin = (rhs - lhs) if isinstance(c.rel, (sp.Le, sp.Lt)) else (lhs - rhs)
         margin = sp.nsimplify(margin) if margin.has(sp.Float) else margin
         if margin.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
