@@ -5,10 +5,10 @@ Written to ``reports/``: ``index.html``, ``<paper>.md`` and ``<paper>.html`` per
 ``figures/<claim>.svg`` and ``verdicts.json``. These files hold results only: nothing that
 changes from run to run with the same code and seeds (no time, seconds, host or backend), so a
 rerun leaves them byte for byte as they were; those live in the result store (:mod:`.store`),
-from which verdicts and complexity derivations are reused. Everything is rendered into a
-temporary folder beside the output and swapped in whole at the end (:mod:`.lifecycle`), so a
-failed, interrupted or killed run leaves the previous report or the new one, never a mix, and
-no temporary folder.
+from which verdicts, complexity derivations and figure renderings are reused. Everything is
+rendered into a temporary folder beside the output and swapped in whole at the end
+(:mod:`.lifecycle`), so a failed, interrupted or killed run leaves the previous report or the
+new one, never a mix, and no temporary folder.
 An existing ``--out`` is replaced only if it is empty or an earlier report.
 
 Escaping: the HTML templates (``*.html.j2``) are autoescaped, so data is always text (a
@@ -22,11 +22,13 @@ table cells ``|`` is escaped and line breaks become spaces (``cell=True``).
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 import math
 import os
 import re
 from collections.abc import Callable
+from functools import cache
 from importlib import metadata
 from pathlib import Path
 
@@ -42,7 +44,7 @@ from fedbounds.verify import catalog
 from fedbounds.verify.claim import RunConfig
 
 from .lifecycle import replace_folder, sweep_stale, temp_folder, worker_pool
-from .store import cached_derive, source_hash
+from .store import ResultStore, cached_derivation, figure_key, open_store, source_hash
 
 VERDICT_COLOURS = {"confirmed": "#1a7f37", "refuted": "#cf222e", "inconclusive": "#9a6700",
                    "diverged": "#8250df"}
@@ -133,22 +135,9 @@ def theory(paper: str, store: Path | None = None, fresh: bool = False) -> dict:
             row["theorems"].append(t.id)
     complexity_rows = []
     for t in thms:
-        if not (t.claimed or t.specializations):
-            continue
-        rep = cached_derive(t, store, fresh, derive)
-        for reg in rep.regimes:
-            for row in reg.rows:
-                complexity_rows.append({
-                    "theorem": t.id, "regime": reg.name, "cost": row.cost,
-                    "derived": fmt_order(row.derived_order), "claimed": fmt_order(row.claimed),
-                    "verdict": row.verdict, "note": reg.note if row.verdict != "agree" else "",
-                    "detail": row.detail if row.verdict == "disagree" else ""})
-        for s in rep.schedule:
-            if s.verdict != "always":
-                complexity_rows.append({
-                    "theorem": t.id, "regime": "schedule vs conditions", "cost": s.condition,
-                    "derived": s.verdict, "claimed": "holds", "verdict": s.verdict,
-                    "note": s.source, "detail": s.detail})
+        if t.claimed or t.specializations:
+            complexity_rows += cached_derivation(t.id, store, lambda t=t: complexity_of(t),
+                                                 fresh)
     statements = [{"id": t.id, "title": t.title, "source": t.source, "statement": t.statement,
                    "conditions": [(c.name, sp.sstr(c.rel), c.source) for c in t.conditions],
                    "bound": [(b.name, sp.sstr(b.expr), b.source) for b in t.bound],
@@ -158,6 +147,49 @@ def theory(paper: str, store: Path | None = None, fresh: bool = False) -> dict:
     meta = {k: v for k, v in meta.items() if k != "theorems"}  # plain data: picklable
     return {"meta": meta, "statements": statements, "errata": errata,
             "complexity": complexity_rows}
+
+
+def complexity_of(theorem) -> list[dict]:
+    """The report's complexity rows of one theorem (:func:`derive`: derived vs claimed order
+    per regime and cost, and the schedule checks that do not always hold)."""
+    rep = derive(theorem)
+    rows = []
+    for reg in rep.regimes:
+        for row in reg.rows:
+            rows.append({
+                "theorem": theorem.id, "regime": reg.name, "cost": row.cost,
+                "derived": fmt_order(row.derived_order), "claimed": fmt_order(row.claimed),
+                "verdict": row.verdict, "note": reg.note if row.verdict != "agree" else "",
+                "detail": row.detail if row.verdict == "disagree" else ""})
+    for s in rep.schedule:
+        if s.verdict != "always":
+            rows.append({
+                "theorem": theorem.id, "regime": "schedule vs conditions", "cost": s.condition,
+                "derived": s.verdict, "claimed": "holds", "verdict": s.verdict,
+                "note": s.source, "detail": s.detail})
+    return rows
+
+
+@cache
+def _renderer() -> str:
+    """What a figure's SVG depends on besides its data: this renderer's code and matplotlib."""
+    import matplotlib
+
+    return f"{inspect.getsource(_figure_svg)}\0matplotlib {matplotlib.__version__}"
+
+
+def _stored_figure_svg(fig, path: Path, db: ResultStore | None, fresh: bool) -> None:
+    """:func:`_figure_svg`, or the stored rendering of the same data by the same renderer."""
+    if db is None:
+        _figure_svg(fig, path)
+        return
+    key = figure_key(fig, _renderer())
+    svg = None if fresh else db.figure_svg(key)
+    if svg is None:
+        _figure_svg(fig, path)
+        db.put_figure_svg(key, path.read_bytes())
+    else:
+        path.write_bytes(svg)
 
 
 def _figure_svg(fig, path: Path) -> None:
@@ -225,17 +257,24 @@ def write_report(out: Path, profile: str = "quick", backend: str = "serial", see
     verdicts = {r.verdict.id: r.verdict for r in results}
     out.parent.mkdir(parents=True, exist_ok=True)
     with temp_folder(out.parent) as tmp:
-        render_pages(tmp, keys, theories, verdicts, all_claims, profile=profile,
-                     seed=seed, instance_seed=instance_seed)
+        db = open_store(store)
+        try:
+            render_pages(tmp, keys, theories, verdicts, all_claims, profile=profile,
+                         seed=seed, instance_seed=instance_seed, store=db, fresh=fresh)
+        finally:
+            if db is not None:
+                db.close()
         report_folder(out)  # still ours to replace (nothing turned up there meanwhile)
         replace_folder(tmp, out)
     return {"claims": [{**r.verdict.as_json(), "cached": r.cached} for r in results]}
 
 
 def render_pages(folder: Path, keys: list[str], theories: dict, verdicts: dict,
-                 all_claims: dict, profile: str, seed: int, instance_seed: int = 0) -> dict:
+                 all_claims: dict, profile: str, seed: int, instance_seed: int = 0,
+                 store: ResultStore | None = None, fresh: bool = False) -> dict:
     """Write every page, figure and ``verdicts.json`` of the report into ``folder``: results
-    only (no seconds, times, host or backend), so equal results give equal bytes."""
+    only (no seconds, times, host or backend), so equal results give equal bytes. Figures
+    already rendered into ``store`` are copied from it (unless ``fresh``)."""
     (folder / "figures").mkdir()
     env = _env()
     pages = []
@@ -250,7 +289,7 @@ def render_pages(folder: Path, keys: list[str], theories: dict, verdicts: dict,
             fig_name = None
             if v.figure is not None:
                 fig_name = f"figures/{c.id}.svg"
-                _figure_svg(v.figure, folder / fig_name)
+                _stored_figure_svg(v.figure, folder / fig_name, store, fresh)
             for eid in c.errata:
                 if eid in th["errata"]:
                     th["errata"][eid]["claims"].append(c.id)

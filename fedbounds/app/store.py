@@ -14,7 +14,9 @@ theorems it checks) along paths no import list states reliably; hashing all of i
 any change to the code that computes results invalidates every stored result, never that a
 stale result is reused. A measure function defined outside those folders (a test's stand-in)
 adds the hash of its own code and closure. Derivations of complexity
-(:func:`fedbounds.complexity.derive`) are keyed by theorem id, version and source hash.
+(:func:`fedbounds.complexity.derive`, as the report's rows: plain JSON, cheap to read back,
+unlike pickled sympy expressions) are keyed by theorem id, version and source hash; the
+report's SVG figures by their data and renderer.
 
 A row holds the verdict, statistic, prediction, tolerance, rule, evidence, run config, figure
 data, the verdict's other fields (``extra``, JSON), seconds, start and finish times (UTC), the
@@ -30,7 +32,6 @@ import dataclasses
 import hashlib
 import json
 import os
-import pickle
 import platform
 import re
 import socket
@@ -78,7 +79,9 @@ CREATE TABLE IF NOT EXISTS results (
 CREATE INDEX IF NOT EXISTS results_claim ON results (claim, seed);
 CREATE TABLE IF NOT EXISTS derivations (
     key TEXT PRIMARY KEY, theorem TEXT NOT NULL, version TEXT NOT NULL,
-    source_hash TEXT NOT NULL, value BLOB NOT NULL, seconds REAL, computed_at TEXT NOT NULL);
+    source_hash TEXT NOT NULL, value TEXT NOT NULL, seconds REAL, computed_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS figures (key TEXT PRIMARY KEY, svg BLOB NOT NULL,
+    computed_at TEXT NOT NULL);
 """
 
 
@@ -418,23 +421,27 @@ class ResultStore:
     def count(self) -> int:
         return self.db.execute("SELECT COUNT(*) FROM results").fetchone()[0]
 
-    # -- derivations
+    # -- derivations and figures
 
     def derivation(self, key: str) -> Any | None:
-        """A stored derivation (unpickled), if any."""
+        """A stored derivation (JSON data), if any."""
         row = self.db.execute("SELECT value FROM derivations WHERE key = ?", (key,)).fetchone()
-        if row is None:
-            return None
-        try:
-            return pickle.loads(row[0])
-        except Exception:  # written by another version of a library: recompute it
-            return None
+        return None if row is None else json.loads(row[0])
 
     def put_derivation(self, key: str, theorem_id: str, value: Any, seconds: float) -> None:
         with self.transaction():
             self.db.execute("INSERT OR REPLACE INTO derivations VALUES (?, ?, ?, ?, ?, ?, ?)",
-                            (key, theorem_id, version(), source_hash(), pickle.dumps(value),
-                             seconds, now()))
+                            (key, theorem_id, version(), source_hash(), _json(value), seconds,
+                             now()))
+
+    def figure_svg(self, key: str) -> bytes | None:
+        """A stored rendering of a figure, if any."""
+        row = self.db.execute("SELECT svg FROM figures WHERE key = ?", (key,)).fetchone()
+        return None if row is None else bytes(row[0])
+
+    def put_figure_svg(self, key: str, svg: bytes) -> None:
+        with self.transaction():
+            self.db.execute("INSERT OR REPLACE INTO figures VALUES (?, ?, ?)", (key, svg, now()))
 
 
 def open_store(path: Path | None) -> ResultStore | None:
@@ -442,24 +449,29 @@ def open_store(path: Path | None) -> ResultStore | None:
     return None if path is None else ResultStore(path)
 
 
-def cached_derive(theorem: Any, path: Path | None, fresh: bool = False,
-                  derive: Callable[[Any], Any] | None = None) -> Any:
-    """``derive(theorem)`` (:func:`fedbounds.complexity.derive` by default), from the store at
-    ``path`` when it holds it (unless ``fresh``), else computed and stored."""
-    if derive is None:
-        from fedbounds.complexity import derive
+def cached_derivation(theorem_id: str, path: Path | None, compute: Callable[[], Any],
+                      fresh: bool = False) -> Any:
+    """``compute()`` (a theorem's complexity derivation as JSON data: plain lists, dicts and
+    strings, so reading it back costs nothing), from the store at ``path`` when it holds it
+    (unless ``fresh``), else computed and stored."""
     if path is None:
-        return derive(theorem)
+        return compute()
     with ResultStore(path) as store:
-        key = derivation_key(theorem.id)
+        key = derivation_key(theorem_id)
         if not fresh:
             found = store.derivation(key)
             if found is not None:
                 return found
         start = time.perf_counter()
-        value = derive(theorem)
-        store.put_derivation(key, theorem.id, value, time.perf_counter() - start)
+        value = json.loads(_json(compute()))
+        store.put_derivation(key, theorem_id, value, time.perf_counter() - start)
         return value
+
+
+def figure_key(figure: Figure, renderer: str) -> str:
+    """The content hash of a figure's rendering: its data and the renderer (its source and the
+    plotting library's version, given as ``renderer``)."""
+    return hashlib.sha256(f"{figure_json(figure)}\0{renderer}".encode()).hexdigest()
 
 
 def _natural(claim_id: str) -> tuple:

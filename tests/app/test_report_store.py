@@ -1,5 +1,5 @@
-"""The report over a result store: a second run reuses every verdict and derivation and writes
-the same bytes; ``--fresh`` recomputes and still writes the same bytes; the tracked files hold
+"""The report over a result store: a second run reuses every verdict, derivation and figure
+and writes the same bytes; ``--fresh`` recomputes and still writes the same bytes; the tracked files hold
 results only (no seconds, times, host or backend).
 
 The paper is the test plugin's ``gda`` (one small theorem with a claimed complexity) and its
@@ -69,6 +69,11 @@ def derivation_times(db: Path) -> dict[str, str]:
         return dict(store.db.execute("SELECT theorem, computed_at FROM derivations"))
 
 
+def figure_times(db: Path) -> dict[str, str]:
+    with ResultStore(db) as store:
+        return dict(store.db.execute("SELECT key, computed_at FROM figures"))
+
+
 def test_second_report_reuses_the_store_and_fresh_gives_the_same_bytes(gda, tmp_path: Path
                                                                        ) -> None:
     db = tmp_path / "results.sqlite"
@@ -77,17 +82,21 @@ def test_second_report_reuses_the_store_and_fresh_gives_the_same_bytes(gda, tmp_
     assert sorted(gda()) == ["gda.p901", "gda.p902"]
     derived = derivation_times(db)
     assert "gda.thm1" in derived
+    rendered = figure_times(db)
+    assert len(rendered) == 1  # both stand-ins draw the same data at seed 0: one rendering
     files = tree(tmp_path / "a")
 
     again = write_report(tmp_path / "a", papers=["gda"], store=db)
     assert [c["cached"] for c in again["claims"]] == [True, True]
     assert len(gda()) == 2  # nothing measured again
     assert derivation_times(db) == derived  # nor derived again
+    assert figure_times(db) == rendered  # nor drawn again
     assert tree(tmp_path / "a") == files
 
     fresh = write_report(tmp_path / "b", papers=["gda"], store=db, fresh=True)
     assert [c["cached"] for c in fresh["claims"]] == [False, False] and len(gda()) == 4
     assert derivation_times(db)["gda.thm1"] > derived["gda.thm1"]
+    assert all(figure_times(db)[k] > t for k, t in rendered.items())
     assert tree(tmp_path / "b") == files
     with ResultStore(db) as store:
         assert store.count() == 2

@@ -11,14 +11,13 @@ import sqlite3
 import sys
 import time
 from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from fedbounds.app import store as result_store
 from fedbounds.app.runner import Plan, run_tasks
-from fedbounds.app.store import ResultStore, cached_derive, result_key, store_path
+from fedbounds.app.store import ResultStore, cached_derivation, result_key, store_path
 from fedbounds.verify import catalog
 from fedbounds.verify.claim import (
     Figure,
@@ -203,20 +202,30 @@ def test_a_claim_that_raises_is_not_stored(tmp_path: Path, monkeypatch) -> None:
 def test_derivations_are_cached_by_theorem(tmp_path: Path) -> None:
     calls: list[str] = []
 
-    def derive(theorem):
-        calls.append(theorem.id)
-        return {"order": f"O(1/{theorem.id})"}
+    def derive(theorem_id: str):
+        calls.append(theorem_id)
+        return [{"theorem": theorem_id, "derived": f"O(1/{theorem_id})"}]
 
     db = tmp_path / "s.sqlite"
-    one, two = SimpleNamespace(id="x.thm1"), SimpleNamespace(id="x.thm2")
-    assert cached_derive(one, db, derive=derive) == {"order": "O(1/x.thm1)"}
-    assert cached_derive(one, db, derive=derive) == {"order": "O(1/x.thm1)"}
-    assert cached_derive(two, db, derive=derive) == {"order": "O(1/x.thm2)"}
+    first = cached_derivation("x.thm1", db, lambda: derive("x.thm1"))
+    assert first == [{"theorem": "x.thm1", "derived": "O(1/x.thm1)"}]
+    assert cached_derivation("x.thm1", db, lambda: derive("x.thm1")) == first
+    cached_derivation("x.thm2", db, lambda: derive("x.thm2"))
     assert calls == ["x.thm1", "x.thm2"]
-    cached_derive(one, db, fresh=True, derive=derive)
+    cached_derivation("x.thm1", db, lambda: derive("x.thm1"), fresh=True)
     assert calls == ["x.thm1", "x.thm2", "x.thm1"]
-    cached_derive(one, None, derive=derive)  # no store: always computed
+    cached_derivation("x.thm1", None, lambda: derive("x.thm1"))  # no store: always computed
     assert len(calls) == 4
+
+
+def test_figure_renderings_are_keyed_by_data_and_renderer() -> None:
+    figure = Figure("t", "x", "y", {"s": ([0, 1], [1.0, 2.0])})
+    other = Figure("t", "x", "y", {"s": ([0, 1], [1.0, 2.5])})
+    key = result_store.figure_key(figure, "renderer 1")
+    assert key == result_store.figure_key(Figure("t", "x", "y", {"s": ((0, 1), (1.0, 2.0))}),
+                                          "renderer 1")
+    assert key != result_store.figure_key(other, "renderer 1")
+    assert key != result_store.figure_key(figure, "renderer 2")
 
 
 # ---- killed part-way ---------------------------------------------------------------------------
