@@ -426,7 +426,10 @@ class ResultStore:
     def derivation(self, key: str) -> Any | None:
         """A stored derivation (JSON data), if any."""
         row = self.db.execute("SELECT value FROM derivations WHERE key = ?", (key,)).fetchone()
-        return None if row is None else json.loads(row[0])
+        try:
+            return None if row is None else json.loads(row[0])
+        except (ValueError, TypeError):  # not JSON (an older store): derived again, replaced
+            return None
 
     def put_derivation(self, key: str, theorem_id: str, value: Any, seconds: float) -> None:
         with self.transaction():
