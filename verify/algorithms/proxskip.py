@@ -476,3 +476,197 @@ PROJECTED_GDA = Algorithm(
     "projected-gda", "proxskip", "Proximal (S)GDA x ← Π(x − γg), communicating every step "
     "(p = 1 reference, Section 3 [L119])", build_projected,
     {"gamma": GAMMA, "x0": X0, "estimator": ESTIMATOR}, PROBLEMS)
+
+
+# ---- Local GDA with the authors' decreasing step (claim proxskip.p19) ---------------------------
+
+
+def authors_local_gda_schedule(problem: AffineVIP, H: int) -> tuple[Callable[[int], float],
+                                                                      dict[str, float]]:
+    """The decreasing Local GDA step of the authors' code (Reproducibility Statement [L302];
+    the paper gives no baseline steps, Section 5 [L264]): γ_t = 8/(μ(a + t)) with
+    a = 2048·H·(L_max/μ)², t the number of local steps taken so far, μ the schedules' μ
+    (:func:`schedule_mu`) and L_max = max_i L_i. Returns the schedule and its constants."""
+    mu, L = schedule_mu(problem), float(problem.constants["L"])
+    a = 2048.0 * H * (L / mu) ** 2
+    return (lambda t: 8.0 / (mu * (a + t))), {"mu": mu, "L_max": L, "a": a, "H": float(H),
+                                                "gamma_0": 8.0 / (mu * a)}
+
+
+def scheduled_local_method(problem: AffineVIP, steps: Callable[[int], float], H: int,
+                           x0: Any = 0.0) -> Method[ConsensusState]:
+    """Deterministic Local GDA with a step schedule: in communication round k, H local steps
+    z ← z − γ_t f_i(z) with t = kH + j the global local-step count, then averaging (the
+    constant-step :func:`local_method` with γ_t in place of γ)."""
+    JT = np.ascontiguousarray(problem.J.transpose(0, 2, 1))
+    b = problem.b
+
+    def step(state: ConsensusState, draws: Mapping, k: int) -> tuple[ConsensusState, np.ndarray]:
+        x = state.x
+        for j in range(H):
+            x = x - steps(k * H + j) * oracle_f(JT, b, x)
+        return ConsensusState(average(x)), np.ones(x.shape[0])
+
+    return Method(lambda R, seed=0: ConsensusState(stack(problem, R, x0)), step,
+                  distance(problem), {}, {"H": H, "x0": x0, "gamma_0": steps(0)},
+                  **run_cost(problem, H, steps_param="H"))
+
+
+# ---- ProxSkip-GDA-FL on RLS in the coordinates of its invariant subspace (claim proxskip.p17) ----
+
+
+class RLSReduced:
+    """ProxSkip-GDA-FL (Alg. 2, g_i = f_i) on robust least squares with the row split of
+    Appendix G.1 [L810], in the coordinates of an invariant subspace ([derived], exact).
+
+    Client i's operator acts only on (β, its own m rows of y); on the rows of another client j
+    its f_i is zero, so there the local step is x ← x + γh and F(x*) vanishes. Started from the
+    same point (x_0 = h_0 = 0) the n − 1 "inert" copies of client j's rows follow identical
+    updates — the coin is shared and the averaging treats them alike — so they stay equal for
+    every coin sequence. The errors e = (x − x*, h − F(x*)) therefore live in coordinates
+
+        per client i: (x, h) on (β, own rows) — 2(s + m) numbers,
+        per row block j: (x, h) of the inert copies — 2m numbers,
+
+    2n(s + 2m) in all (1120 at the paper's r = 200, s = 8, n = 20) instead of 2n(s + r)
+    (8320); V counts each inert copy n − 1 times. One step is e ↦ T_0 e (no communication) or
+    C T_0 e (communication, probability p), T_0 block-diagonal, C the averaging; the second
+    moment Σ ↦ p C T_0ΣT_0ᵀCᵀ + (1 − p)T_0ΣT_0ᵀ is applied matrix-free (``verify.exact.
+    proxskip``'s recursion in these coordinates: claim proxskip.p17's test checks both agree)."""
+
+    def __init__(self, problem: AffineVIP, gamma: float, p: float) -> None:
+        if not (0 < p <= 1) or gamma <= 0:
+            raise ValueError(f"need gamma > 0 and p in (0, 1], got gamma={gamma}, p={p}")
+        prm = problem.params
+        self.s, self.r, self.n = int(prm["s"]), int(prm["r"]), problem.n
+        self.m = self.r // self.n
+        self.gamma, self.p = float(gamma), float(p)
+        s, m, n = self.s, self.m, self.n
+        self.a = s + m  # active coordinates of a client
+        own = [np.r_[0:s, s + i * m: s + (i + 1) * m] for i in range(n)]
+        A = np.stack([np.eye(self.a) - gamma * problem.J[i][np.ix_(k, k)]
+                      for i, k in enumerate(own)])
+        blocks = np.zeros((n, 2 * self.a, 2 * self.a))  # client blocks of T_0: [[A, γI], [0, I]]
+        blocks[:, :self.a, :self.a] = A
+        blocks[:, :self.a, self.a:] = gamma * np.eye(self.a)
+        blocks[:, self.a:, self.a:] = np.eye(self.a)
+        self.blocks = blocks
+        self.n_client = n * 2 * self.a
+        import scipy.sparse as sps
+
+        inert_block = sps.kron(sps.csr_matrix(np.array([[1.0, gamma], [0.0, 1.0]])),
+                               sps.identity(m))
+        self.T0 = sps.block_diag([*blocks, *([inert_block] * n)], format="csr")
+        self.dim = self.n_client + n * 2 * m
+        zs = problem.z_star
+        fz = problem.f(np.broadcast_to(zs, (n, problem.d)))
+        e = np.zeros(self.dim)
+        cl = e[:self.n_client].reshape(n, 2, self.a)
+        cl[:, 0] = -np.stack([zs[k] for k in own])
+        cl[:, 1] = -np.stack([fz[i][k] for i, k in enumerate(own)])
+        inert = e[self.n_client:].reshape(n, 2, m)
+        inert[:, 0] = -zs[s:].reshape(n, m)  # F(x*) is zero on another client's rows
+        self.e0 = e
+        w = np.ones(self.dim)
+        w[:self.n_client].reshape(n, 2, self.a)[:, 1] = (gamma / p) ** 2
+        wi = w[self.n_client:].reshape(n, 2, m)
+        wi[:, 0] = n - 1
+        wi[:, 1] = (n - 1) * (gamma / p) ** 2
+        self.weights = w
+
+    # rows of E (dim, K) are coordinates
+    def local(self, E: np.ndarray) -> np.ndarray:
+        """T_0 applied to the rows of E (a column is an error vector): one sparse product with
+        the block-diagonal T_0 (client blocks [[A_i, γI], [0, I]], inert [[I, γI], [0, I]])."""
+        return np.asarray(self.T0 @ E)
+
+    def communicate(self, E: np.ndarray) -> np.ndarray:
+        """C: x ← Π(x̂ − (γ/p)h), h ← h + (p/γ)(x − x̂) on the rows of E (Alg. 2 [L212–L226]),
+        Π the consensus average (β over the n clients; a row of y over its active copy and its
+        n − 1 inert copies)."""
+        n, a, m, s = self.n, self.a, self.m, self.s
+        g, p = self.gamma, self.p
+        cl = E[:self.n_client].reshape(n, 2, a, -1)
+        inert = E[self.n_client:].reshape(n, 2, m, -1)
+        u_cl = cl[:, 0] - (g / p) * cl[:, 1]
+        u_in = inert[:, 0] - (g / p) * inert[:, 1]
+        v_cl = np.empty_like(u_cl)
+        v_cl[:, :s] = u_cl[:, :s].mean(axis=0, keepdims=True)
+        rows = (u_cl[:, s:] + (n - 1) * u_in) / n
+        v_cl[:, s:] = rows
+        out = np.empty_like(E)
+        oc = out[:self.n_client].reshape(n, 2, a, -1)
+        oi = out[self.n_client:].reshape(n, 2, m, -1)
+        oc[:, 0] = v_cl
+        oc[:, 1] = cl[:, 1] + (p / g) * (v_cl - cl[:, 0])
+        oi[:, 0] = rows
+        oi[:, 1] = inert[:, 1] + (p / g) * (rows - inert[:, 0])
+        return out
+
+    def second_moment(self, S: np.ndarray) -> np.ndarray:
+        """Σ ↦ p C T_0 Σ T_0ᵀ Cᵀ + (1 − p) T_0 Σ T_0ᵀ (Σ symmetric)."""
+        S0 = self.local(self.local(S).T)
+        S1 = self.communicate(self.communicate(S0).T)
+        return self.p * S1 + (1 - self.p) * S0
+
+    def expected_V(self, steps: int) -> np.ndarray:
+        """E[V_t] for t = 0..steps from x_0 = h_0 = 0, exactly."""
+        S = np.outer(self.e0, self.e0)
+        out = np.empty(steps + 1)
+        out[0] = float(self.weights @ np.diag(S))
+        for t in range(1, steps + 1):
+            S = self.second_moment(S)
+            out[t] = float(self.weights @ np.diag(S))
+        return out
+
+    def radius(self, tol: float = 1e-8, ncv: int = 20) -> tuple[float, np.ndarray, int]:
+        """Spectral radius of the second-moment map by implicitly restarted Arnoldi on
+        symmetric matrices (matrix-free), its (PSD) eigenmatrix and the number of map
+        applications."""
+        import scipy.sparse.linalg as spla
+
+        k, count = self.dim, [0]
+
+        def mv(v: np.ndarray) -> np.ndarray:
+            count[0] += 1
+            S = v.reshape(k, k)
+            return self.second_moment(0.5 * (S + S.T)).ravel()
+
+        op = spla.LinearOperator((k * k, k * k), matvec=mv, dtype=float)
+        vals, vecs = spla.eigs(op, k=1, which="LM", tol=tol, ncv=ncv, maxiter=100_000,
+                               v0=np.eye(k).ravel())
+        X = np.real(vecs[:, 0]).reshape(k, k)
+        X = 0.5 * (X + X.T)
+        return float(np.abs(vals[0])), X * np.sign(np.trace(X)), count[0]
+
+    def certified_upper(self, X: np.ndarray, ridge: float = 1e-6) -> tuple[float, float]:
+        """Collatz–Wielandt bracket of the spectral radius at X + ridge·tr(X)/dim·I ≻ 0:
+        λ_min ≤ r ≤ λ_max of X^{-½}Φ(X)X^{-½} (the positive map's bracket, as
+        ``verify.exact.proxskip.radius_bracket``); with X the Arnoldi eigenmatrix the upper
+        end certifies r from above."""
+        k = self.dim
+        X = 0.5 * (X + X.T)
+        X = X + ridge * float(np.trace(X)) / k * np.eye(k)
+        w, V = np.linalg.eigh(X)
+        if w[0] <= 0:
+            X = X + (abs(w[0]) * 2 + ridge) * np.eye(k)
+            w, V = np.linalg.eigh(X)
+        Y = self.second_moment(X)
+        Wi = V / np.sqrt(w)
+        ev = np.linalg.eigvalsh(Wi.T @ (0.5 * (Y + Y.T)) @ Wi)
+        return float(ev[0]), float(ev[-1])
+
+    def difference_radius(self) -> float:
+        """Spectral radius of the second-moment map on the complement of the invariant subspace
+        (n ≥ 3): two inert copies of a row differ by (δx, δh) ↦ (δx + γδh, δh) without and
+        (0, (1 − p)δh − (p/γ)δx) with communication — the same 2 × 2 map for every row, and
+        decoupled (the averaging sees only the copies' sum). The full map's radius is the larger
+        of this and the reduced one (the cross moments' radius is at most their geometric mean);
+        0 when n ≤ 2 (no two inert copies)."""
+        if self.n <= 2:
+            return 0.0
+        g, p = self.gamma, self.p
+        M0 = np.array([[1.0, g], [0.0, 1.0]])
+        M1 = np.array([[0.0, 0.0], [-p / g, 1 - p]])
+        K = p * np.kron(M1, M1) + (1 - p) * np.kron(M0, M0)
+        return float(np.max(np.abs(np.linalg.eigvals(K))))
