@@ -1,5 +1,5 @@
-"""Bound validity as a sweep, not a point the machinery the per-paper sweep claims
-share (verify/claims/sweeps.py).
+"""Bound validity as a sweep, not a point: the machinery the per-paper sweep claims share
+(verify/claims/sweeps.py).
 
 A sweep runs a theorem's algorithm at step sizes from ``max-step`` (:func:`max_step`, the
 engine's :func:`fedbounds.engine.max_step`, cached) at every point of a small grid of the
