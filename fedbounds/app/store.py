@@ -108,9 +108,11 @@ def version() -> str:
         return "(not installed)"
 
 
+@cache
 def source_roots() -> list[Path]:
     """The folders whose ``.py`` files determine results: ``fedbounds`` (less ``app``), its
-    ``problems`` and ``verify`` packages, and every plugin package."""
+    ``problems`` and ``verify`` packages, and every plugin package (found once per process,
+    like :func:`source_hash`)."""
     from fedbounds import plugins
 
     names = ["fedbounds", "fedbounds.problems", "fedbounds.verify", *plugins.plugin_packages()]
@@ -169,6 +171,7 @@ def _code_digest(code: CodeType, digest: Any) -> None:
     digest.update(" ".join(code.co_names).encode())
 
 
+@cache
 def _outside_sources(module_name: str) -> bool:
     """Whether a module's file is outside :func:`source_roots` (so not in the source hash)."""
     module = sys.modules.get(module_name)
