@@ -299,6 +299,7 @@ def render_pages(folder: Path, keys: list[str], theories: dict, verdicts: dict,
         counts = {k: sum(r["v"].verdict == k for r in rows) for k in VERDICT_COLOURS}
         page = {"key": key, "theory": th, "rows": rows, "counts": counts,
                 "pep_rows": [r for r in rows if r["claim"].module.endswith(".pep")],
+                "sweeps": sweep_tables(rows),
                 "refutations": refutations(rows),
                 "profile": profile, "seed": seed, "instance_seed": instance_seed}
         for ext in ("md", "html"):
@@ -313,6 +314,24 @@ def render_pages(folder: Path, keys: list[str], theories: dict, verdicts: dict,
     summary = {"claims": [tracked_json(verdicts[i]) for i in ids]}
     _write_page(folder / "verdicts.json", json.dumps(summary, indent=1, allow_nan=False) + "\n")
     return summary
+
+
+def sweep_tables(rows: list[dict]) -> list[dict]:
+    """A paper's bound-validity sweeps (claims whose evidence has a ``sweep_table``): per
+    theorem, whether the verdict is decided on it, the worst ratio observed/bound with its
+    interval, the constants where it occurs and the grid points run (conditions holding)."""
+    out = []
+    for r in rows:
+        table = (r["v"].evidence or {}).get("sweep_table")
+        if not table:
+            continue
+        out.append({"claim": r["claim"], "v": r["v"], "rows": [
+            {"theorem": t["theorem"], "decides": t.get("decides", True),
+             "worst": t.get("worst_ratio"), "interval": t.get("worst_ratio_interval"),
+             "where": ", ".join(f"{k}={_num(v)}" for k, v in (t.get("constants") or {}).items())
+             or "—", "points": f"{t.get('conditions_hold_at', '?')}/{t.get('points', '?')}"}
+            for t in table]})
+    return out
 
 
 def refutations(rows: list[dict]) -> dict[str, int]:

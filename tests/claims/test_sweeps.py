@@ -195,3 +195,27 @@ def test_fednorm_sweep_is_a_conjecture_and_exact_for_nc_sc(quick_verdict):
     v = quick_verdict("fednorm.p21")
     methods = {p["theorem"]: p["method"] for p in v.evidence["points"]}
     assert methods["fednorm.thm1"] == "exact" and methods["fednorm.thm2"].startswith("Monte")
+
+
+def test_paper_page_shows_the_sweep_table(quick_verdict):
+    """The report's paper page (HTML and Markdown) has a table per sweep claim: each theorem
+    with its worst ratio and where it occurs."""
+    from fedbounds.app import report
+    from fedbounds.verify import catalog
+
+    spec, v = catalog.claims()["feddro.p17"], quick_verdict("feddro.p17")
+    rows = [{"claim": spec, "v": v, "figure": None, "evidence": "{}", "rerun": ""}]
+    sweeps_ = report.sweep_tables(rows)
+    assert [t["theorem"] for t in sweeps_[0]["rows"]] == [
+        r["theorem"] for r in v.evidence["sweep_table"]]
+    page = {"key": "feddro", "theory": {"meta": {}, "errata": {}, "complexity": [],
+                                        "statements": []},
+            "rows": rows, "counts": {}, "pep_rows": [], "sweeps": sweeps_,
+            "refutations": report.refutations(rows), "profile": "quick", "seed": 0,
+            "instance_seed": 0}
+    worst = next(r for r in v.evidence["sweep_table"] if r["theorem"] == "feddro.thmF.1")
+    for ext in ("html", "md"):
+        text = report._env().get_template(f"paper.{ext}.j2").render(**page)
+        assert "Bound validity" in text and "feddro.thmF.1" in text
+        assert report._num(worst["worst_ratio"]) in text
+        assert f"I_max={report._num(worst['constants']['I_max'])}" in text
