@@ -619,7 +619,7 @@ class RLSReduced:
             out[t] = float(self.weights @ np.diag(S))
         return out
 
-    def radius(self, tol: float = 1e-8, ncv: int = 20) -> tuple[float, np.ndarray, int]:
+    def radius(self, tol: float = 1e-8, ncv: int = 30) -> tuple[float, np.ndarray, int]:
         """Spectral radius of the second-moment map by implicitly restarted Arnoldi on
         symmetric matrices (matrix-free), its (PSD) eigenmatrix and the number of map
         applications."""

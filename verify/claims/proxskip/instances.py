@@ -244,7 +244,7 @@ def structured_radius(prob: families.AffineVIP, gamma: float, p: float, tol: flo
        provenance="conjecture",
        rule=rules.UpperBound("r_max", rtol=0.0),
        params={"r_max": 1.0, "systems": "quick", "tol": 1e-6, "certify_code": False},
-       profiles={"full": {"systems": "full", "tol": 1e-8, "certify_code": True}},
+       profiles={"full": {"systems": "full", "tol": 1e-6, "certify_code": True}},
        perturb={"r_max": 0.5},
        figure=FigureSpec("P17: RLS (μ_i = 0), spectral radius with the paper's γ, p",
                          "instance", "spectral radius of the second-moment map (exact)",
