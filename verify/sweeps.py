@@ -24,7 +24,7 @@ same exact constants and steps, and keeps the ratio observed/bound with its inte
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -415,35 +415,11 @@ def scalar_ncc_phi_min(g: MinMaxGame) -> float:
     return float(g.phi(np.array([float(c[0]) / float(B[0, 0])])))
 
 
-def visited_gradient_bound(g: MinMaxGame, x: np.ndarray) -> float:
-    """G_x on the visited x (and the whole y-ball): max_i sup_{|y| ≤ r} |ā_i x + B_i y + b_i| over
-    the visited x — the x-Lipschitz constant of every f_i on the region a run visits (exact when
-    ā = 0: r|B| + max_i |b_i|)."""
-    x = np.asarray(x, dtype=float).reshape(-1)
-    lo, hi = float(np.min(x)), float(np.max(x))
-    out = 0.0
-    for i in range(g.M):
-        a, B, b = float(g.A[i, 0, 0]), float(g.B[i, 0, 0]), float(g.b[i, 0])
-        out = max(out, *(abs(a * xx + b) + g.radius * abs(B) for xx in (lo, hi)))
-    return out
-
-
 def run_config_of(algorithm: str, problem: str, game_set: Mapping[str, Any],
                   config: Mapping[str, Any], rounds: int, seeds: int, seed: int,
                   sweeps: Mapping[str, Sequence[Any]] | None = None) -> RunConfig:
     """The ``fedbounds run`` call of one grid point (numbers only)."""
-    values = {**{k: v for k, v in game_set.items()}, **{k: v for k, v in config.items()}}
+    values = {**game_set, **config}
     return RunConfig(algorithm, problem, {k: v for k, v in values.items()
                                           if isinstance(v, (int, float))}, rounds, seeds, seed,
                      sweeps=dict(sweeps or {}))
-
-
-def grid(**axes: Sequence[Any]) -> list[dict[str, Any]]:
-    """The Cartesian grid of named axes, as dictionaries (first axis slowest)."""
-    out: list[dict[str, Any]] = [{}]
-    for name, values in axes.items():
-        out = [{**row, name: v} for row in out for v in values]
-    return out
-
-
-Observe = Callable[[Any], np.ndarray]

@@ -550,7 +550,6 @@ class RLSReduced:
         blocks[:, :self.a, :self.a] = A
         blocks[:, :self.a, self.a:] = gamma * np.eye(self.a)
         blocks[:, self.a:, self.a:] = np.eye(self.a)
-        self.blocks = blocks
         self.n_client = n * 2 * self.a
         import scipy.sparse as sps
 
@@ -638,23 +637,6 @@ class RLSReduced:
         X = np.real(vecs[:, 0]).reshape(k, k)
         X = 0.5 * (X + X.T)
         return float(np.abs(vals[0])), X * np.sign(np.trace(X)), count[0]
-
-    def certified_upper(self, X: np.ndarray, ridge: float = 1e-6) -> tuple[float, float]:
-        """Collatz–Wielandt bracket of the spectral radius at X + ridge·tr(X)/dim·I ≻ 0:
-        λ_min ≤ r ≤ λ_max of X^{-½}Φ(X)X^{-½} (the positive map's bracket, as
-        ``verify.exact.proxskip.radius_bracket``); with X the Arnoldi eigenmatrix the upper
-        end certifies r from above."""
-        k = self.dim
-        X = 0.5 * (X + X.T)
-        X = X + ridge * float(np.trace(X)) / k * np.eye(k)
-        w, V = np.linalg.eigh(X)
-        if w[0] <= 0:
-            X = X + (abs(w[0]) * 2 + ridge) * np.eye(k)
-            w, V = np.linalg.eigh(X)
-        Y = self.second_moment(X)
-        Wi = V / np.sqrt(w)
-        ev = np.linalg.eigvalsh(Wi.T @ (0.5 * (Y + Y.T)) @ Wi)
-        return float(ev[0]), float(ev[-1])
 
     def difference_radius(self) -> float:
         """Spectral radius of the second-moment map on the complement of the invariant subspace
