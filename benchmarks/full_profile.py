@@ -35,6 +35,19 @@ def run(target: str, profile: str, backend: str) -> tuple[float, list[dict]]:
     return seconds, json.loads(done.stdout)["claims"]
 
 
+def _compare(verdicts: list[tuple], reference: list[tuple]) -> str:
+    """Verdicts compared with serial's, and the largest relative difference of a statistic
+    (dask's workers run single-threaded BLAS, so sums may round differently)."""
+    if [v[:2] for v in verdicts] != [r[:2] for r in reference]:
+        return "DIFFERENT verdicts from serial"
+    pairs = zip(verdicts, reference, strict=True)
+    gaps = [abs(a - b) / max(abs(b), 1e-300) for (_, _, a), (_, _, b) in pairs
+            if a is not None and b is not None]
+    worst = max(gaps, default=0.0)
+    return "same verdicts and statistics as serial" if worst == 0 else \
+        f"same verdicts as serial, statistics within {worst:.1e} (relative)"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--profile", default="full", choices=("quick", "full"))
@@ -54,8 +67,7 @@ def main() -> None:
         verdicts = [(c["id"], c["verdict"], c["statistic"]) for c in claims]
         if backend == "serial":
             reference = verdicts
-        same = "same verdicts and statistics as serial" if verdicts == reference else \
-            "DIFFERENT verdicts or statistics from serial"
+        same = _compare(verdicts, reference)
         counts = Counter(c["verdict"] for c in claims)
         print(f"{backend:8s} {seconds:8.1f} s   x{times['serial'] / seconds:4.2f} vs serial   "
               f"{len(claims)} claims ({', '.join(f'{n} {k}' for k, n in counts.items())}); "

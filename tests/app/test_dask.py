@@ -76,12 +76,21 @@ def test_scheduler_needs_the_dask_backend() -> None:
     assert error.value.argument == "--scheduler"
 
 
-@pytest.mark.slow  # ProxSkip's 25 claims take about a minute on 2 cores
+@pytest.mark.slow  # ProxSkip's claims take about a minute on 2 cores
 def test_whole_proxskip_paper_on_dask_equals_serial(tmp_path: Path) -> None:
+    """Same verdicts; statistics equal up to rounding: dask's workers run single-threaded BLAS
+    (its nanny sets OMP/OPENBLAS threads to 1), which sums some products in another order
+    (proxskip.p4 and p9 differ in the 12th–16th digit)."""
     argv = ["verify", "proxskip", "--json", "--store", "off"]
     on_dask = CliRunner().invoke(app, [*argv, "--backend", "dask"])
     serial = CliRunner().invoke(app, argv)
     assert on_dask.exit_code == 0 and serial.exit_code == 0, on_dask.output + serial.output
-    strip = lambda doc: [{k: v for k, v in c.items() if k != "seconds"}  # noqa: E731
-                         for c in json.loads(doc)["claims"]]
-    assert strip(on_dask.stdout) == strip(serial.stdout)
+    dask_claims = json.loads(on_dask.stdout)["claims"]
+    serial_claims = json.loads(serial.stdout)["claims"]
+    assert [(c["id"], c["verdict"]) for c in dask_claims] == \
+        [(c["id"], c["verdict"]) for c in serial_claims]
+    for a, b in zip(dask_claims, serial_claims, strict=True):
+        if b["statistic"] is None:
+            assert a["statistic"] is None, a["id"]
+        else:
+            assert a["statistic"] == pytest.approx(b["statistic"], rel=1e-9, abs=1e-12), a["id"]
