@@ -24,6 +24,7 @@ RANKS = [  # (prefix, rank); the longest matching prefix wins
     ("fedbounds.verify", 2),  # generic numeric core: executor, fitting, claim, algorithm
     ("fedbounds.verify.exact", 3),
     ("fedbounds.verify.algorithms", 3),
+    ("fedbounds.verify.sweeps", 3),  # bound-validity sweeps: exact affine models of the methods
     ("fedbounds.verify.claims", 4),
     ("fedbounds.verify.catalog", 5),
     ("fedbounds.app", 6),

@@ -100,7 +100,7 @@ def test_bad_input(kwargs: dict, arg: str) -> None:
 
 @pytest.mark.parametrize(("values", "options", "arg"), [
     ({"I": 0, "eta": 0.01}, {}, "--set I"), ({"I": 1.5, "eta": 0.01}, {}, "--set I"),
-    ({"I": 2}, {}, "--set"), ({"I": 2, "eta": 0.01, "x": 1}, {}, "--set x"),
+    ({"I": 2}, {}, "--set eta"), ({"I": 2, "eta": 0.01, "x": 1}, {}, "--set x"),
     ({"I": 2, "eta": 0.01}, {"decay": "exp"}, "--decay"),
     ({"I": 2, "eta": 0.01}, {"variant": "other"}, "--variant")])
 def test_counterexample_declaration_validates(values: dict, options: dict, arg: str) -> None:

@@ -372,14 +372,12 @@ def ncc_game(N: int, sigma: float, sigma_G: float, seed: int) -> tuple[MinMaxGam
     the NC-C theorems is exact — L_f = |B|, G_x = r|B| + max_i |b_i| (the x-gradient is bounded
     on the whole domain), D = (2r)² (the y-ball's squared diameter), ζ, σ by construction; r is
     set from the instance so that r|B| ≥ 2|b̄| (Φ bounded below, minimum at the kink)."""
-    from fedbounds.problems.minmax import _ncc
-
     base = {"M": N, "dx": 1, "dy": 1, "a": 0.0, "bxy": 1.0, "sigma_x": sigma, "sigma_y": sigma,
             "sigma_G": sigma_G}
-    g0 = _ncc({**base, "radius": 1.0}, seed)
+    g0 = make_game({**base, "radius": 1.0, "mu": 0.0}, seed, "minmax-ncc")
     r = max(1.0, 2 * abs(float(g0.mean_blocks()[3][0])))
     pset = {**base, "radius": r * r}
-    g = _ncc(pset, seed)
+    g = make_game({"radius": 1.0, **pset, "mu": 0.0}, seed, "minmax-ncc")
     return g, pset
 
 
