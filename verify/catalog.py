@@ -24,7 +24,7 @@ from . import algorithms as _algorithms
 from . import claims as _claims
 from . import pep
 from .algorithm import Algorithm, Counterexample
-from .claim import ClaimSpec
+from .claim import ClaimSpec, Predictions
 
 
 def _defined(module: ModuleType, kind: type) -> list[Any]:
@@ -59,6 +59,13 @@ def claims() -> dict[str, ClaimSpec]:
 
 
 @cache
+def predictions() -> dict[str, Predictions]:
+    """Paper key → its catalogue of checkable predictions (a claims module's
+    ``PREDICTIONS``); a paper without one is absent."""
+    return _collect(_claims, "claims", Predictions, "paper", "prediction catalogue for paper")
+
+
+@cache
 def algorithms() -> dict[str, Algorithm]:
     """Algorithm name → unit, over every paper."""
     return _collect(_algorithms, "algorithms", Algorithm, "name", "algorithm")
@@ -85,7 +92,7 @@ def problems() -> dict[str, ProblemEntry]:
 def clear_caches() -> None:
     """Forget discovered claims, algorithms, problems and PEP models (after changing
     plugins)."""
-    for f in (claims, algorithms, counterexamples, problems):
+    for f in (claims, predictions, algorithms, counterexamples, problems):
         f.cache_clear()
     pep.clear_caches()
 

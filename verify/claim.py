@@ -446,6 +446,39 @@ def check_provenance(claim_id: str, provenance: Any, derivation: str,
                          f"{provenance!r})")
 
 
+@dataclass(frozen=True)
+class Predictions:
+    """A paper's catalogue of checkable predictions, numbered 1 … ``count``: the claim
+    ``<paper>.p<N>`` (or its variants ``p<N>a``, ``p<N>b`` …) with N ≤ ``count`` tests
+    prediction N; a claim numbered above ``count`` is an addition of ours. A claims module
+    declares one per paper (``PREDICTIONS = Predictions("toy", 3, "Section 5 of the paper")``);
+    the report's index counts, per paper, the predictions that have a verdict."""
+
+    paper: str
+    count: int
+    source: str = ""
+    module: str = ""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.count, bool) or not isinstance(self.count, int) or self.count < 0:
+            raise ValueError(f"Predictions({self.paper!r}): count must be an integer >= 0, "
+                             f"got {self.count!r}")
+
+    def number(self, claim_id: str) -> int | None:
+        """The prediction a claim id tests (``sagda.p9c`` → 9), or None when the id is not
+        ``<paper>.p<N>…`` of this paper or N is beyond the catalogue."""
+        paper, _, rest = claim_id.partition(".")
+        digits = rest[1:len(rest) - len(rest[1:].lstrip("0123456789"))] if rest[:1] == "p" else ""
+        if paper != self.paper or not digits:
+            return None
+        n = int(digits)
+        return n if 1 <= n <= self.count else None
+
+    def covered(self, claim_ids: Sequence[str]) -> set[int]:
+        """The prediction numbers that at least one of ``claim_ids`` tests."""
+        return {n for n in map(self.number, claim_ids) if n is not None}
+
+
 def claim(id: str, *, title: str, prediction: str, source: str, provenance: Provenance,
           rule: Rule, figure: FigureSpec, derivation: str = "", exact_derivation: bool = False,
           params: Mapping[str, Any] | None = None,

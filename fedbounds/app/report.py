@@ -301,6 +301,7 @@ def render_pages(folder: Path, keys: list[str], theories: dict, verdicts: dict,
                 "pep_rows": [r for r in rows if r["claim"].module.endswith(".pep")],
                 "sweeps": sweep_tables(rows),
                 "refutations": refutations(rows),
+                "predictions": prediction_counts(key, rows),
                 "profile": profile, "seed": seed, "instance_seed": instance_seed}
         for ext in ("md", "html"):
             _write_page(folder / f"{key}.{ext}",
@@ -309,11 +310,30 @@ def render_pages(folder: Path, keys: list[str], theories: dict, verdicts: dict,
     _write_page(folder / "index.html", env.get_template("index.html.j2").render(
         pages=pages, profile=profile, seed=seed, instance_seed=instance_seed,
         version=_version(), meanings=REFUTATION_MEANINGS,
-        refutations={m: sum(p["refutations"][m] for p in pages) for m in REFUTATION_MEANINGS}))
+        refutations={m: sum(p["refutations"][m] for p in pages) for m in REFUTATION_MEANINGS},
+        predictions={k: sum((p["predictions"] or {}).get(k, 0) for p in pages)
+                     for k in ("count", "with_verdict", "inconclusive")}))
     ids = [c.id for c in all_claims.values() if c.paper in keys]
     summary = {"claims": [tracked_json(verdicts[i]) for i in ids]}
     _write_page(folder / "verdicts.json", json.dumps(summary, indent=1, allow_nan=False) + "\n")
     return summary
+
+
+def prediction_counts(paper: str, rows: list[dict]) -> dict[str, int] | None:
+    """How many of the paper's catalogued checkable predictions have a verdict in ``rows``
+    (every claim testing it was run), and how many of those are only ``inconclusive``; None
+    for a paper without a catalogue (``PREDICTIONS`` in its claims module)."""
+    catalogue = catalog.predictions().get(paper)
+    if catalogue is None:
+        return None
+    by_number: dict[int, list[str]] = {}
+    for r in rows:
+        n = catalogue.number(r["claim"].id)
+        if n is not None:
+            by_number.setdefault(n, []).append(r["v"].verdict)
+    return {"count": catalogue.count, "with_verdict": len(by_number),
+            "inconclusive": sum(all(v == "inconclusive" for v in vs)
+                                for vs in by_number.values())}
 
 
 def sweep_tables(rows: list[dict]) -> list[dict]:

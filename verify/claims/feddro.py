@@ -38,6 +38,7 @@ from ..claim import (
     LowerBound,
     Measurement,
     Params,
+    Predictions,
     RunConfig,
     UpperBound,
     claim,
@@ -55,6 +56,10 @@ from ..exact.feddro import (
     tracking_steady_state,
 )
 from ..fitting import loglog_slope, mean_ci, replica_slope
+
+PREDICTIONS = Predictions(
+    "feddro", 15, "the numbered checkable predictions of the paper's theorems, corollaries, "
+    "lemmas and experiments: claims p1–p15 test them; higher numbers are ours")
 
 
 def _abc(params: Params) -> dict[str, float]:

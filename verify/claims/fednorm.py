@@ -26,6 +26,7 @@ from fedbounds.verify.claim import (
     Interval,
     Measurement,
     Params,
+    Predictions,
     RunConfig,
     UpperBound,
     claim,
@@ -44,6 +45,10 @@ GAME = "minmax-quadratic"
 P1_SET = {"M": 3, "p_skew": 0.6, "sigma_G": 2.0}
 P1_TAU = {"tau": 1, "tau_max": 20}  # τ_i = 1, 10, 20 over the 3 clients
 ETAS, P4_ETAS = (0.02, 0.01, 0.005, 0.0025), (0.01, 0.005, 0.0025, 0.00125)
+
+PREDICTIONS = Predictions(
+    "fednorm", 19, "the numbered checkable predictions of the paper's theorems, corollaries, "
+    "lemmas and experiments: claims p1–p19 test them; higher numbers are ours")
 
 
 @claim("fednorm.p1", title="Local SGDA converges to the mismatched saddle z*(w), w ∝ p_iτ_i",

@@ -36,6 +36,7 @@ from fedbounds.verify.claim import (
     Interval,
     Measurement,
     Params,
+    Predictions,
     RunConfig,
     UpperBound,
     claim,
@@ -62,6 +63,10 @@ P10_SET = {"M": 4, "dx": 1, "dy": 1, "a_ratio": 1.0, "sigma_x": 1.0, "sigma_y": 
 P10_GRID = [(0.02, 0.002), (0.02, 0.02), (0.02, 0.2), (0.002, 0.05)]  # (h, α), our grid
 P11_SET = {"M": 4, "hess_spread": 0.5, "sigma_G": 3.0}  # κ = L_f = 2.16, client Hessians differ
 AVERAGE = "(1/T) Σ E‖∇Φ(x̄_t)‖²"
+
+PREDICTIONS = Predictions(
+    "fedsgda", 15, "the numbered checkable predictions of the paper's theorems, corollaries, "
+    "lemmas and experiments: claims p1–p15 test them; higher numbers are ours")
 
 
 def _averages(alg: Algorithm, g: MinMaxGame, cfg: dict[str, Any], T: int, R: int, seed: int,

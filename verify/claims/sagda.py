@@ -32,6 +32,7 @@ from fedbounds.verify.claim import (
     Interval,
     LowerBound,
     Measurement,
+    Predictions,
     RunConfig,
     UpperBound,
     claim,
@@ -50,6 +51,10 @@ from fedbounds.verify.minmax import stationary_floor
 QUADRATIC = "minmax-quadratic"
 NOISY_HOMOGENEOUS = {"M": 10, "sigma_x": 1.0, "sigma_y": 1.0, "sigma_G": 0.0}
 ALGORITHMS = (FSGDA, SAGDA_I, SAGDA_II)  # option 0, 1, 2
+
+PREDICTIONS = Predictions(
+    "sagda", 15, "the numbered checkable predictions of the paper's theorems, corollaries, "
+    "lemmas and experiments: claims p1–p15 test them; higher numbers are ours")
 
 
 def _floor(alg: Algorithm, g: Any, config: dict[str, Any], T: int, R: int, seed: int
