@@ -197,6 +197,29 @@ SchedulerOpt = Annotated[str | None, typer.Option(
     "scheduler (e.g. tcp://host:8786) instead of a local one")]
 VERDICT_COLOURS = {"confirmed": "green", "refuted": "red", "inconclusive": "yellow",
                    "diverged": "magenta"}
+FAILING_VERDICTS = ("refuted", "inconclusive", "diverged")
+FailOnOpt = Annotated[list[str] | None, typer.Option(
+    "--fail-on", metavar="VERDICT", help="exit 1 if any claim (any seed) gets this verdict: "
+    "refuted, inconclusive or diverged (repeatable; e.g. --fail-on refuted in CI); without it "
+    "verify exits 0 whatever the verdicts")]
+
+
+def _check_fail_on(verdicts: list[str] | None) -> set[str]:
+    """--fail-on: verdicts that make verify exit 1 (checked before any claim runs)."""
+    for v in verdicts or []:
+        if v not in FAILING_VERDICTS:
+            raise BadInput("--fail-on", f"{v!r} is not a verdict to fail on; allowed: "
+                           f"{', '.join(FAILING_VERDICTS)}")
+    return set(verdicts or [])
+
+
+def _exit_on(fail_on: set[str], verdicts: list[str]) -> None:
+    """Exit 1 (after the output) when a verdict is one of ``fail_on``, saying which."""
+    hit = Counter(v for v in verdicts if v in fail_on)
+    if hit:
+        err.print("failing (--fail-on): " + ", ".join(f"{n} {k}" for k, n in hit.items()),
+                  highlight=False)
+        raise typer.Exit(1)
 
 
 def _check_run_options(profile: str, backend: str, scheduler: str | None, seed: int,
@@ -221,15 +244,17 @@ def verify(target: Annotated[str, typer.Argument(metavar="[CLAIM|PAPER|all]")] =
            profile: ProfileOpt = "quick", backend: BackendOpt = "serial", seed: SeedOpt = 0,
            instance_seed: InstanceSeedOpt = 0, seeds: SeedsOpt = 1, store: StoreOpt = None,
            fresh: FreshOpt = False, scheduler: SchedulerOpt = None,
-           json_: JsonOpt = False) -> None:
+           fail_on: FailOnOpt = None, json_: JsonOpt = False) -> None:
     """Run claims and compute a verdict for each (confirmed/refuted/inconclusive/diverged);
-    results already in the store are reused (``cached``) unless --fresh."""
+    results already in the store are reused (``cached``) unless --fresh. Exit codes: 0 done,
+    1 a verdict named by --fail-on occurred, 2 bad input, 3 internal error."""
     from fedbounds.verify import catalog
 
     from .runner import Plan, run_tasks
     from .store import store_path
 
     _check_run_options(profile, backend, scheduler, seed, instance_seed, seeds)
+    failing = _check_fail_on(fail_on)
     claims = catalog.select_claims(target)
     if not claims:
         raise BadInput("CLAIM", "no claims are registered yet")
@@ -241,10 +266,12 @@ def verify(target: Annotated[str, typer.Argument(metavar="[CLAIM|PAPER|all]")] =
         results = run_tasks(plan, step)
     if seeds > 1:
         _show_seed_spread(target, profile, noise, instance_seed, claims, results, json_)
+        _exit_on(failing, [r.verdict.verdict for r in results])
         return
     verdicts = catalog.with_provenance([r.verdict for r in results])
     if json_:
         emit_json({"claims": [{**r.verdict.as_json(), "cached": r.cached} for r in results]})
+        _exit_on(failing, [v.verdict for v in verdicts])
         return
     t = Table(title=f"verify {target} (profile {profile}, seed {seed}, instance seed "
                     f"{instance_seed})")
@@ -262,6 +289,7 @@ def verify(target: Annotated[str, typer.Argument(metavar="[CLAIM|PAPER|all]")] =
     for v in verdicts:
         if "error" in v.evidence:
             err.print(f"[yellow]{v.id}[/]: {v.evidence['error']}", highlight=False)
+    _exit_on(failing, [v.verdict for v in verdicts])
 
 
 def _stored_note(results: list) -> str:
