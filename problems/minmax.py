@@ -20,7 +20,7 @@ gradient is affine, ∇f_i(z) = H_i z + h_i with H_i = [[A_i, B_i], [B_iᵀ, −
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from itertools import product
 from typing import Any
@@ -31,6 +31,12 @@ from fedbounds.errors import BadInput
 from fedbounds.params import Param
 
 from .base import ProblemEntry
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    """``array`` made read-only (in place) and returned."""
+    array.setflags(write=False)
+    return array
 
 
 @dataclass(frozen=True)
@@ -70,17 +76,37 @@ class MinMaxGame:
     def d(self) -> int:
         return self.dx + self.dy
 
+    def __post_init__(self) -> None:
+        """Own read-only copies of the arrays: the game cannot change after construction, so
+        the matrices derived from it (:attr:`H`, :attr:`h`, :meth:`coord_var`, …) are computed
+        once per instance (:meth:`_derived`; :func:`dataclasses.replace` makes a new instance
+        with an empty cache)."""
+        for name in ("A", "B", "C", "b", "c", "p", "z0"):
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, _frozen(np.array(value)))
+
+    def _derived(self, key: str, compute: Callable[[], np.ndarray]) -> np.ndarray:
+        """``compute()`` once per instance, as a read-only array (kept under ``_cache``, which
+        ``{k: v for k, v in game.__dict__.items() if not k.startswith("_")}`` leaves out)."""
+        cache = self.__dict__.setdefault("_cache", {})
+        if key not in cache:
+            cache[key] = _frozen(compute())
+        return cache[key]
+
     @property
     def H(self) -> np.ndarray:
-        """Joint Jacobians H_i = [[A_i, B_i], [B_iᵀ, −C_i]], shape (M, d, d)."""
-        top = np.concatenate([self.A, self.B], axis=2)
-        bot = np.concatenate([self.B.transpose(0, 2, 1), -self.C], axis=2)
-        return np.concatenate([top, bot], axis=1)
+        """Joint Jacobians H_i = [[A_i, B_i], [B_iᵀ, −C_i]], shape (M, d, d) (read-only)."""
+        def joint() -> np.ndarray:
+            top = np.concatenate([self.A, self.B], axis=2)
+            bot = np.concatenate([self.B.transpose(0, 2, 1), -self.C], axis=2)
+            return np.concatenate([top, bot], axis=1)
+        return self._derived("H", joint)
 
     @property
     def h(self) -> np.ndarray:
-        """Joint offsets h_i = (b_i, −c_i), shape (M, d)."""
-        return np.concatenate([self.b, -self.c], axis=1)
+        """Joint offsets h_i = (b_i, −c_i), shape (M, d) (read-only)."""
+        return self._derived("h", lambda: np.concatenate([self.b, -self.c], axis=1))
 
     @property
     def noisy(self) -> bool:
@@ -92,9 +118,10 @@ class MinMaxGame:
         return self.lam == 0 and self.radius is None
 
     def coord_var(self) -> np.ndarray:
-        """Per-coordinate additive noise variance: σ_x²/dx on x, σ_y²/dy on y."""
-        return np.concatenate([np.full(self.dx, self.sigma_x**2 / self.dx),
-                               np.full(self.dy, self.sigma_y**2 / self.dy)])
+        """Per-coordinate additive noise variance: σ_x²/dx on x, σ_y²/dy on y (read-only)."""
+        return self._derived("coord_var", lambda: np.concatenate(
+            [np.full(self.dx, self.sigma_x**2 / self.dx),
+             np.full(self.dy, self.sigma_y**2 / self.dy)]))
 
     # ---- weighted objectives --------------------------------------------------------------------
     def weights(self, w: np.ndarray | None) -> np.ndarray:
