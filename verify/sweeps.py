@@ -131,6 +131,7 @@ class SweepPoint:
     decides: bool = True
     terms: dict[str, float] = field(default_factory=dict)
     note: str = ""
+    along_T: dict[str, list[float]] = field(default_factory=dict)  # T, observed, bound
 
     @property
     def ratio(self) -> float:
@@ -155,7 +156,8 @@ class SweepPoint:
                 "ratio_interval": [self.ratio_lo, self.ratio_hi],
                 "conditions_hold": self.conditions_hold, "violated": list(self.violated),
                 "binding": self.binding, "method": self.method, "decides": self.decides,
-                "terms": dict(self.terms), **({"note": self.note} if self.note else {})}
+                "terms": dict(self.terms), **({"note": self.note} if self.note else {}),
+                **({"along_T": dict(self.along_T)} if self.along_T else {})}
 
 
 def _ratio(observed: float, bound: float) -> float:
@@ -367,6 +369,28 @@ def exact_average(model: AffineModel, ell: np.ndarray, mean0: np.ndarray, cov0: 
     running = np.cumsum(curve) / np.arange(1, T + 1)
     marks = np.unique(np.geomspace(1, T, curve_points).astype(int))
     return float(running[-1]), marks.tolist(), running[marks - 1].tolist()
+
+
+def exact_long_run(model: AffineModel, ell: np.ndarray, mean0: np.ndarray, cov0: np.ndarray,
+                   max_doublings: int) -> tuple[list[int], list[float], list[float]]:
+    """(T, (1/T) Σ_{t<T} ℓᵀq_t, ℓᵀq_T) exactly at T = 1, 2, 4, …, 2^max_doublings, by doubling
+    the moment operator (S_{2T} = S_T + M^T S_T, M^{2T} = (M^T)²): horizons far beyond what a
+    step-by-step run reaches, for the large-T behaviour of an average."""
+    step = moment_operator(model)
+    q0 = np.concatenate([(cov0 + np.outer(mean0, mean0)).reshape(-1), mean0, [1.0]])
+    power, total = step.copy(), q0.copy()  # M^T and S_T q0 at T = 1
+    horizons, averages, values = [], [], []
+    for k in range(max_doublings + 1):
+        T = 2**k
+        horizons.append(T)
+        averages.append(float(ell @ total) / T)
+        values.append(float(ell @ (power @ q0)))
+        if not (np.all(np.isfinite(power)) and np.all(np.isfinite(total))):
+            averages[-1] = values[-1] = math.inf
+            break
+        total = total + power @ total
+        power = power @ power
+    return horizons, averages, values
 
 
 def game_functional(model: AffineModel, g: MinMaxGame) -> np.ndarray:
