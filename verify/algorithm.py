@@ -67,6 +67,10 @@ class Method(Generic[S]):
     held_numbers: float | None = None  # numbers one replica holds at once (state, draws …)
     record_numbers: float = 0.0  # numbers one replica touches to record its metrics
     steps_param: str | None = None  # the parameter behind local_steps (named when too many)
+    # optional in-place form of ``step`` for the executor: ``advance(state, draws, t, scratch)``
+    # may overwrite the arrays of the state it is given (the executor's own copy) and keep
+    # buffers in ``scratch`` (a dict that lives for one run); the same iterates as ``step``
+    advance: Callable[[S, Mapping[str, Any], int, dict], tuple[S, np.ndarray]] | None = None
 
 
 @dataclass(frozen=True)
@@ -93,11 +97,22 @@ class Algorithm:
 def simulate(method: Method, iterations: int, *, replicas: int = 1, seed: int = 0,
              record_every: int = 1, observe: Mapping[str, Observe] | None = None,
              state: Any = None, blowup: float = 1e100) -> Trace:
-    """Run a method through the executor (``state`` overrides ``init``, e.g. to start at z*)."""
-    return execute(method.init(replicas, seed) if state is None else state, method.step, iterations,
-                   replicas=replicas, seed=seed, streams=method.streams,
-                   metrics=method.observe if observe is None else observe,
-                   record_every=record_every, blowup=blowup)
+    """Run a method through the executor (``state`` overrides ``init``, e.g. to start at z*; it
+    is not modified). The executor uses the method's in-place ``advance`` when it has one."""
+    if state is None:
+        state = method.init(replicas, seed)
+    elif method.advance is not None:
+        state = owned(state)
+    return execute(state, method.step, iterations, replicas=replicas, seed=seed,
+                   streams=method.streams, metrics=method.observe if observe is None else observe,
+                   record_every=record_every, blowup=blowup, advance=method.advance)
+
+
+def owned(state: Any) -> Any:
+    """A copy of a (nested) NamedTuple of arrays whose arrays the caller does not hold."""
+    if isinstance(state, tuple):
+        return type(state)(*(owned(v) for v in state))
+    return np.array(state, copy=True) if isinstance(state, np.ndarray) else state
 
 
 def _state_numbers(method: Method, seed: int) -> float:

@@ -26,6 +26,19 @@ State = tuple[np.ndarray, ...]
 Draw = Callable[[np.random.Generator, int], Any]  # (generator, replicas) -> random variables
 Step = Callable[[State, dict[str, Any], int], tuple[State, np.ndarray]]
 Metric = Callable[[State], np.ndarray]  # state -> (replicas,)
+Advance = Callable[[Any, dict[str, Any], int, dict], tuple[Any, np.ndarray]]  # in-place step
+
+# replicas of one chunk of an in-place step: a chunk's arrays (about CHUNK_NUMBERS numbers
+# each) stay in cache through the step's passes
+CHUNK_NUMBERS = 1 << 17
+
+
+def replica_chunks(replicas: int, per_replica: int) -> list[slice]:
+    """Slices of the replica axis, each about :data:`CHUNK_NUMBERS` numbers per state array."""
+    size = max(1, CHUNK_NUMBERS // max(1, per_replica))
+    count = -(-replicas // size)
+    size = -(-replicas // count)  # equal chunks
+    return [slice(lo, min(lo + size, replicas)) for lo in range(0, replicas, size)]
 
 
 @dataclass
@@ -69,7 +82,8 @@ def arithmetic_reason(error: ArithmeticError, where: str) -> str:
 
 def execute(state: State, step: Step, iterations: int, *, replicas: int, seed: int,
             streams: Mapping[str, Draw] | None = None, metrics: Mapping[str, Metric],
-            record_every: int = 1, blowup: float = 1e100) -> Trace:
+            record_every: int = 1, blowup: float = 1e100,
+            advance: Advance | None = None) -> Trace:
     """Run ``iterations`` steps of ``step`` on all replicas; record ``metrics`` every
     ``record_every`` steps (and at t = 0 and at the end).
 
@@ -79,6 +93,10 @@ def execute(state: State, step: Step, iterations: int, *, replicas: int, seed: i
     record) that raises a floating-point error (overflow, division by zero); the trace then
     ends at the last complete record with ``diverged=True``, ``diverged_at=t`` (the iteration
     that diverged) and a reason.
+
+    ``advance(state, draws, t, scratch)``, when given, replaces ``step``: the in-place form of
+    the same step, which may overwrite ``state`` (the caller hands over a state it does not
+    hold, e.g. a fresh ``init``) and keep buffers in ``scratch`` (one dict per run).
     """
     import time
 
@@ -113,13 +131,18 @@ def execute(state: State, step: Step, iterations: int, *, replicas: int, seed: i
             return arithmetic_reason(e, f"the metrics at t = {t}")
         return bad
 
+    scratch: dict[str, Any] = {}
+    if advance is None:
+        def advance(state: Any, draws: dict[str, Any], t: int, scratch: dict) -> Any:
+            return step(state, draws, t)
+
     i, t = 0, 0
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         reason = record(0, 0, state)
         while reason is None and t < iterations:
             draws = {k: streams[k](rngs[k], replicas) for k in order}
             try:
-                state, communicated = step(state, draws, t)
+                state, communicated = advance(state, draws, t, scratch)
             except ARITHMETIC as e:
                 t += 1
                 reason = arithmetic_reason(e, f"step {t}")
@@ -149,5 +172,8 @@ def average(x: np.ndarray) -> np.ndarray:
 
 
 def sq_norm(x: np.ndarray) -> np.ndarray:
-    """Σ over clients and coordinates of x², per replica: (R, n, d) -> (R,)."""
+    """Σ over clients and coordinates of x², per replica: (R, n, d) -> (R,); summed in the
+    (R, n, d) memory order whatever the layout of ``x`` (the same rounding for a view of a
+    client-major state)."""
+    x = np.ascontiguousarray(x)
     return np.einsum("rnd,rnd->r", x, x)
