@@ -26,6 +26,7 @@ import inspect
 import json
 import math
 import os
+import platform
 import re
 from collections.abc import Callable
 from functools import cache
@@ -34,6 +35,7 @@ from pathlib import Path
 
 import sympy as sp
 from jinja2 import Environment, PackageLoader
+from markupsafe import Markup, escape
 
 from fedbounds import registry
 from fedbounds.complexity import derive
@@ -43,6 +45,7 @@ from fedbounds.pretty import fmt_order
 from fedbounds.verify import catalog
 from fedbounds.verify.claim import RunConfig
 
+from . import mathtext
 from .lifecycle import replace_folder, sweep_stale, temp_folder, worker_pool
 from .store import ResultStore, cached_derivation, figure_key, open_store, source_hash
 
@@ -62,6 +65,8 @@ def _env() -> Environment:
     env.filters["md"] = md_text
     env.filters["code"] = md_code
     env.filters["web"] = web_url
+    env.filters["m"] = html_math
+    env.filters["mm"] = md_math
     env.globals["report_title"] = REPORT_TITLE
     return env
 
@@ -109,6 +114,28 @@ def web_url(value: object) -> str:
     return url if re.match(r"https?://", url, re.I) else "#"
 
 
+def html_math(value: object) -> Markup:
+    """HTML of a :class:`Math` (its MathML), a :class:`Prose` (escaped text and MathML) or
+    anything else (escaped text): only formulas printed by :mod:`.mathtext` are markup."""
+    if isinstance(value, Math):
+        return Markup(value.html)
+    if isinstance(value, Prose):
+        return Markup("").join(html_math(part) if kind == "math" else escape(part)
+                               for kind, part in value.parts)
+    return escape(str(value))
+
+
+def md_math(value: object, cell: bool = False, inline: bool = True) -> str:
+    """Markdown of a :class:`Math` (``$…$``), a :class:`Prose` (escaped text and ``$…$``) or
+    anything else (escaped text, :func:`md_text`)."""
+    if isinstance(value, Math):
+        return _cell(value.md) if cell else value.md
+    if isinstance(value, Prose):
+        return "".join(md_math(part, cell) if kind == "math" else md_text(part, cell, inline)
+                       for kind, part in value.parts)
+    return md_text(value, cell, inline)
+
+
 def _num(x) -> str:
     if x is None:
         return "—"
@@ -121,37 +148,135 @@ def _num(x) -> str:
     return str(x)
 
 
+@dataclasses.dataclass(frozen=True)
+class Math:
+    """A formula printed from its sympy form: MathML (``html``) and ``$…$`` LaTeX (``md``)."""
+
+    html: str
+    md: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Prose:
+    """Typed text with the notation's symbols set as math: a list of ("text", …) and
+    ("math", :class:`Math`) parts (the templates escape the text parts)."""
+
+    parts: tuple[tuple[str, str | Math], ...]
+
+
+def _math(expr: sp.Basic | str, names: dict[str, str]) -> Math:
+    return Math(str(mathtext.to_mathml(expr, names)), mathtext.to_latex(expr, names))
+
+
+def _prose(text: object, names: dict[str, str]) -> Prose:
+    return Prose(tuple((kind, part) if kind == "text" else ("math", _math(sp.Symbol(part), names))
+                       for kind, part in mathtext.prose_parts(str(text), names)))
+
+
+def _text_then_math(*parts: str | sp.Basic, names: dict[str, str]) -> Prose:
+    """A sentence of typed text and formulas (sympy objects become :class:`Math`)."""
+    out: list[tuple[str, str | Math]] = []
+    for part in parts:
+        if isinstance(part, str):
+            out += _prose(part, names).parts
+        else:
+            out.append(("math", _math(part, names)))
+    return Prose(tuple(out))
+
+
+def paper_names(paper: str) -> dict[str, str]:
+    """{code name: LaTeX name} over the notations of all of a paper's theorems."""
+    names: dict[str, str] = {}
+    for t in registry.papers()[paper]["theorems"]:
+        for name, tex in mathtext.symbol_names(t.notation).items():
+            names.setdefault(name, tex)
+    return names
+
+
 def theory(paper: str, store: Path | None = None, fresh: bool = False) -> dict:
     """Statements, errata (with the claims that check them) and complexity rows of a paper;
     the complexity derivations come from the result store at ``store`` when it holds them
-    (unless ``fresh``)."""
+    (unless ``fresh``). Every formula is printed from its sympy form in the paper's notation
+    (:class:`Math`), typed text has its symbols' code names set as math (:class:`Prose`)."""
     meta = registry.papers()[paper]
     thms = meta["theorems"]
     errata: dict[str, dict] = {}
     for t in thms:
         for e in t.errata:
+            names = mathtext.symbol_names(t.notation)
             row = errata.setdefault(e.id, {"e": dataclasses.asdict(e), "theorems": [],
-                                           "claims": []})
+                                           "claims": [], "printed": _prose(e.printed, names),
+                                           "corrected": _prose(e.corrected, names),
+                                           "description": _prose(e.description, names)})
             row["theorems"].append(t.id)
     complexity_rows = []
     for t in thms:
         if t.claimed or t.specializations:
-            complexity_rows += cached_derivation(t.id, store, lambda t=t: complexity_of(t),
-                                                 fresh)
-    statements = [{"id": t.id, "title": t.title, "source": t.source, "statement": t.statement,
-                   "conditions": [(c.name, sp.sstr(c.rel), c.source) for c in t.conditions],
-                   "bound": [(b.name, sp.sstr(b.expr), b.source) for b in t.bound],
-                   "lhs": t.bound_lhs, "sense": "≥" if t.bound_sense == ">=" else "≤",
-                   "findings": [f.text for f in findings(t)]}
-                  for t in thms]
+            rows = cached_derivation(t.id, store, lambda t=t: complexity_of(t), fresh)
+            if any(COMPLEXITY_FORMAT not in r for r in rows):  # stored by an older report
+                rows = cached_derivation(t.id, store, lambda t=t: complexity_of(t), True)
+            complexity_rows += [_complexity_row(r, mathtext.symbol_names(t.notation))
+                                for r in rows]
+    statements = []
+    for t in thms:
+        names = mathtext.symbol_names(t.notation)
+        statements.append({
+            "id": t.id, "title": _prose(t.title, names), "source": t.source,
+            "statement": _prose(t.statement, names),
+            "conditions": [(_prose(c.name, names), _math(c.rel, names), c.source)
+                           for c in t.conditions],
+            "bound": [(_prose(b.name, names), _math(b.expr, names), b.source) for b in t.bound],
+            "lhs": _prose(t.bound_lhs, names), "sense": "≥" if t.bound_sense == ">=" else "≤",
+            "findings": [finding_prose(t, f, names) for f in findings(t)]})
     meta = {k: v for k, v in meta.items() if k != "theorems"}  # plain data: picklable
     return {"meta": meta, "statements": statements, "errata": errata,
             "complexity": complexity_rows}
 
 
+def finding_prose(theorem, finding, names: dict[str, str]) -> Prose:
+    """A computed finding with its formulas printed from sympy: the forced range of a ratio
+    (``η_y/η_x > 20κ²`` …) and the inputs that empty the condition set; any other finding's
+    text with its symbols set as math."""
+    kind, value = getattr(finding, "kind", ""), getattr(finding, "value", None)
+    try:
+        if kind == "ratio" and isinstance(value, sp.Basic):
+            num, den = (sp.Symbol(n, positive=True)
+                        for n in finding.id.rsplit(":", 1)[1].split("/"))
+            op = (finding.detail or finding.text.split()[1]).split()[0]
+            relation = _RELATIONS[op](sp.Mul(num, sp.Pow(den, -1), evaluate=False), value,
+                                      evaluate=False)
+            parts: list[str | sp.Basic] = [relation]
+            expanded = theorem.expand(value)
+            if expanded != value:
+                parts += [" (= ", expanded, ")"]
+            rest = finding.text.split(" is forced by ", 1)
+            parts.append(" is forced by " + rest[1] if len(rest) == 2 else "")
+            return _text_then_math(*parts, names=names)
+        match = re.fullmatch(r"the conditions are empty, whatever (.*), when (.*) "
+                             r"(\(condition .*\))", finding.text)
+        if kind == "empty" and match and isinstance(value, str):
+            free = [mathtext.parse(n, names) for n in match.group(1).split(", ")]
+            parts = ["the conditions are empty, whatever "]
+            for i, symbol in enumerate(free):
+                parts += [", "] * bool(i) + [symbol]
+            parts += [", when ", mathtext.parse(value, names), " " + match.group(3)]
+            return _text_then_math(*parts, names=names)
+    except (KeyError, ValueError, TypeError, IndexError, sp.SympifyError):
+        pass
+    return _prose(finding.text, names)
+
+
+_RELATIONS = {">": sp.Gt, ">=": sp.Ge, "<": sp.Lt, "<=": sp.Le}
+COMPLEXITY_FORMAT = "derived_srepr"  # a stored row in the current format has this key
+SCHEDULE_WORDS = {"never": "fails at every grid point",
+                  "partial": "holds on part of the grid only",
+                  "threshold": "holds only for T above a threshold"}
+
+
 def complexity_of(theorem) -> list[dict]:
     """The report's complexity rows of one theorem (:func:`derive`: derived vs claimed order
-    per regime and cost, and the schedule checks that do not always hold)."""
+    per regime and cost, and the schedule checks that do not always hold), as JSON data: the
+    orders as ``srepr`` (printed in the notation when the page is written)."""
     rep = derive(theorem)
     rows = []
     for reg in rep.regimes:
@@ -159,23 +284,50 @@ def complexity_of(theorem) -> list[dict]:
             rows.append({
                 "theorem": theorem.id, "regime": reg.name, "cost": row.cost,
                 "derived": fmt_order(row.derived_order), "claimed": fmt_order(row.claimed),
+                COMPLEXITY_FORMAT: _srepr(row.derived_order), "claimed_srepr": _srepr(row.claimed),
                 "verdict": row.verdict, "note": reg.note if row.verdict != "agree" else "",
                 "detail": row.detail if row.verdict == "disagree" else ""})
     for s in rep.schedule:
         if s.verdict != "always":
             rows.append({
                 "theorem": theorem.id, "regime": "schedule vs conditions", "cost": s.condition,
-                "derived": s.verdict, "claimed": "holds", "verdict": s.verdict,
-                "note": s.source, "detail": s.detail})
+                "derived": s.verdict, "claimed": "holds", COMPLEXITY_FORMAT: None,
+                "claimed_srepr": None, "verdict": s.verdict, "note": s.source,
+                "detail": s.detail, "schedule": True})
     return rows
+
+
+def _srepr(expr: sp.Basic | None) -> str | None:
+    return None if expr is None else sp.srepr(expr)
+
+
+def _complexity_row(row: dict, names: dict[str, str]) -> dict:
+    """A stored complexity row for the page: orders as :class:`Math` ``O(…)``, a schedule
+    check's outcome in words (the claimed side: the schedule is meant to satisfy the
+    condition), code names in the texts as math."""
+    out = dict(row)
+    order = sp.Function("O")
+    if row.get("schedule"):
+        out["derived_m"] = SCHEDULE_WORDS.get(row["verdict"], row["verdict"])
+        out["claimed_m"] = "satisfied for every T"
+    else:
+        for side in ("derived", "claimed"):
+            text = row.get(f"{side}_srepr") if side == "claimed" else row.get(COMPLEXITY_FORMAT)
+            out[f"{side}_m"] = _math(order(sp.sympify(text)), names) if text else "—"
+    for key in ("regime", "cost", "note", "detail"):
+        out[key] = _prose(row.get(key) or "", names)
+    return out
 
 
 @cache
 def _renderer() -> str:
-    """What a figure's SVG depends on besides its data: this renderer's code and matplotlib."""
+    """What a figure's SVG depends on besides its data: the figure module's code and
+    matplotlib."""
     import matplotlib
 
-    return f"{inspect.getsource(_figure_svg)}\0matplotlib {matplotlib.__version__}"
+    from . import figures
+
+    return f"{inspect.getsource(figures)}\0matplotlib {matplotlib.__version__}"
 
 
 def _stored_figure_svg(fig, path: Path, db: ResultStore | None, fresh: bool) -> None:
@@ -193,43 +345,24 @@ def _stored_figure_svg(fig, path: Path, db: ResultStore | None, fresh: bool) -> 
 
 
 def _figure_svg(fig, path: Path) -> None:
-    import matplotlib
+    """One claim's figure as SVG, in the report's figure style (:mod:`.figures`)."""
+    from .figures import render_svg
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    plt.rcParams["svg.hashsalt"] = "fedbounds"  # identical SVGs for identical data
-    f, ax = plt.subplots(figsize=(6.4, 4.0))
-    for label, (xs, ys) in fig.series.items():
-        if fig.kind == "scatter":
-            ax.scatter(xs, ys, label=label, s=14)
-        else:
-            ax.plot(xs, ys, label=label, lw=1.4)
-    for label, y in fig.hlines.items():
-        ax.axhline(y, ls="--", lw=1, color="0.3")
-        ax.annotate(label, (0.01, y), xycoords=("axes fraction", "data"), fontsize=8,
-                    va="bottom", color="0.3")
-    if fig.logx:
-        ax.set_xscale("log")
-    if fig.logy:
-        ax.set_yscale("log")
-    ax.set_xlabel(fig.xlabel)
-    ax.set_ylabel(fig.ylabel)
-    ax.set_title(fig.title, fontsize=10)
-    if fig.series:
-        ax.legend(fontsize=8)
-    f.tight_layout()
-    f.savefig(path, format="svg", metadata={"Date": None})
-    plt.close(f)
+    render_svg(fig, path)
 
 
 def write_report(out: Path, profile: str = "quick", backend: str = "serial", seed: int = 0,
                  papers: list[str] | None = None,
                  progress: Callable[[str], None] | None = None, *, instance_seed: int = 0,
                  store: Path | None = None, fresh: bool = False,
-                 scheduler: str | None = None) -> dict:
+                 scheduler: str | None = None, readme: Path | bool | None = None) -> dict:
     """Run every claim, render the report and swap it into ``out`` whole; return a summary
     (each claim's JSON verdict, with ``cached`` when it came from the store).
+
+    ``readme``: the README whose results block (between :data:`RESULTS_BEGIN` and
+    :data:`RESULTS_END`) is rewritten from the verdicts just written; ``None`` (default) means
+    the checkout's README.md when ``out`` is the ``reports`` folder of a repository checkout
+    whose README has the markers (:func:`default_readme`), ``False`` never.
 
     ``out`` must be missing, empty, or an earlier report (``BadInput("--out", …)`` otherwise,
     before anything runs or is written). With a result store (``store``), stored verdicts and
@@ -266,6 +399,9 @@ def write_report(out: Path, profile: str = "quick", backend: str = "serial", see
                 db.close()
         report_folder(out)  # still ours to replace (nothing turned up there meanwhile)
         replace_folder(tmp, out)
+    target = default_readme(out) if readme is None else (readme or None)
+    if target is not None:
+        update_readme(Path(target), json.loads((out / "verdicts.json").read_text("utf-8")))
     return {"claims": [{**r.verdict.as_json(), "cached": r.cached} for r in results]}
 
 
@@ -283,6 +419,7 @@ def render_pages(folder: Path, keys: list[str], theories: dict, verdicts: dict,
         claims = sorted((c for c in all_claims.values() if c.paper == key),
                         key=lambda c: _natural(c.id))
         rows = []
+        names = paper_names(key) if key in registry.papers() else {}
         for c in claims:
             v = verdicts[c.id]
             v.provenance = v.provenance or c.provenance
@@ -295,20 +432,25 @@ def render_pages(folder: Path, keys: list[str], theories: dict, verdicts: dict,
                     th["errata"][eid]["claims"].append(c.id)
             rows.append({"claim": c, "v": v, "figure": fig_name,
                          "evidence": json.dumps(v.as_json()["evidence"], indent=1)[:4000],
-                         "rerun": _rerun(v)})
+                         "rerun": _rerun(v), "verify": verify_command(c.id, profile, seed,
+                                                                      instance_seed),
+                         "text": {field: _prose(getattr(c, field), names) for field in
+                                  ("title", "prediction", "source", "derivation")},
+                         "rule": _prose(v.rule, names)})
         counts = {k: sum(r["v"].verdict == k for r in rows) for k in VERDICT_COLOURS}
         page = {"key": key, "theory": th, "rows": rows, "counts": counts,
                 "pep_rows": [r for r in rows if r["claim"].module.endswith(".pep")],
-                "sweeps": sweep_tables(rows),
+                "sweeps": sweep_tables(rows, names),
                 "refutations": refutations(rows),
                 "predictions": prediction_counts(key, rows),
+                "summary": paper_summary(rows), "environment": environment(),
                 "profile": profile, "seed": seed, "instance_seed": instance_seed}
         for ext in ("md", "html"):
             _write_page(folder / f"{key}.{ext}",
                         env.get_template(f"paper.{ext}.j2").render(**page))
         pages.append(page)
     _write_page(folder / "index.html", env.get_template("index.html.j2").render(
-        pages=pages, profile=profile, seed=seed, instance_seed=instance_seed,
+        pages=pages, profile=profile, environment=environment(), seed=seed, instance_seed=instance_seed,
         version=_version(), meanings=REFUTATION_MEANINGS,
         refutations={m: sum(p["refutations"][m] for p in pages) for m in REFUTATION_MEANINGS},
         predictions={k: sum((p["predictions"] or {}).get(k, 0) for p in pages)
@@ -317,6 +459,37 @@ def render_pages(folder: Path, keys: list[str], theories: dict, verdicts: dict,
     summary = {"claims": [tracked_json(verdicts[i]) for i in ids]}
     _write_page(folder / "verdicts.json", json.dumps(summary, indent=1, allow_nan=False) + "\n")
     return summary
+
+
+def verify_command(claim_id: str, profile: str, seed: int, instance_seed: int) -> str:
+    """The command that recomputes one claim's verdict exactly as the report did."""
+    return (f"fedbounds verify {claim_id} --profile {profile} --seed {seed} "
+            f"--instance-seed {instance_seed} --fresh")
+
+
+def paper_summary(rows: list[dict]) -> dict:
+    """What a paper page says first, built from the verdicts: counts per verdict, and each
+    refuted, diverged and inconclusive claim with its title and what its refutation means."""
+    counts = {k: sum(r["v"].verdict == k for r in rows) for k in VERDICT_COLOURS}
+    by_kind = {k: [r for r in rows if r["v"].verdict == k]
+               for k in ("refuted", "diverged", "inconclusive")}
+    return {"total": len(rows), "counts": counts, **by_kind}
+
+
+ENVIRONMENT_PACKAGES = ("numpy", "scipy", "sympy", "cvxpy", "matplotlib", "fedbounds")
+
+
+@cache
+def environment() -> list[tuple[str, str]]:
+    """(name, version) of Python and the packages that determine the results (versions only:
+    no host, time or path, so equal versions give equal pages)."""
+    out = [("python", platform.python_version())]
+    for name in ENVIRONMENT_PACKAGES:
+        try:
+            out.append((name, metadata.version(name)))
+        except metadata.PackageNotFoundError:
+            out.append((name, "not installed"))
+    return out
 
 
 def prediction_counts(paper: str, rows: list[dict]) -> dict[str, int] | None:
@@ -336,7 +509,7 @@ def prediction_counts(paper: str, rows: list[dict]) -> dict[str, int] | None:
                                 for vs in by_number.values())}
 
 
-def sweep_tables(rows: list[dict]) -> list[dict]:
+def sweep_tables(rows: list[dict], names: dict[str, str] | None = None) -> list[dict]:
     """A paper's bound-validity sweeps (claims whose evidence has a ``sweep_table``): per
     theorem, whether the verdict is decided on it, the worst ratio observed/bound with its
     interval, the constants where it occurs and the grid points run (conditions holding)."""
@@ -348,8 +521,9 @@ def sweep_tables(rows: list[dict]) -> list[dict]:
         out.append({"claim": r["claim"], "v": r["v"], "rows": [
             {"theorem": t["theorem"], "decides": t.get("decides", True),
              "worst": t.get("worst_ratio"), "interval": t.get("worst_ratio_interval"),
-             "where": ", ".join(f"{k}={_num(v)}" for k, v in (t.get("constants") or {}).items())
-             or "—", "points": f"{t.get('conditions_hold_at', '?')}/{t.get('points', '?')}"}
+             "where": _prose(", ".join(f"{k}={_num(v)}"
+                                       for k, v in (t.get("constants") or {}).items()) or "—",
+                             names or {}), "points": f"{t.get('conditions_hold_at', '?')}/{t.get('points', '?')}"}
             for t in table]})
     return out
 
@@ -432,3 +606,68 @@ def _rerun(v) -> str | None:
     if not v.config:
         return None
     return RunConfig(**v.config).command()
+
+
+# ---- the README's results block ------------------------------------------------------------------
+
+RESULTS_BEGIN = "<!-- results:begin -->"
+RESULTS_END = "<!-- results:end -->"
+_RESULTS = re.compile(re.escape(RESULTS_BEGIN) + r"\n.*?" + re.escape(RESULTS_END), re.S)
+
+
+def default_readme(out: Path) -> Path | None:
+    """The README.md whose results block a report into ``out`` rewrites: only for the
+    ``reports`` folder of a checkout (a ``pyproject.toml`` beside it) whose README has both
+    markers; None otherwise (a report into any other folder leaves every README alone)."""
+    out = Path(os.path.abspath(out))
+    readme = out.parent / "README.md"
+    if out.name != "reports" or not (out.parent / "pyproject.toml").is_file():
+        return None
+    if not readme.is_file():
+        return None
+    return readme if _RESULTS.search(readme.read_text(encoding="utf-8")) else None
+
+
+def results_block(verdicts: dict) -> str:
+    """The README's results block (markers included) from a report's ``verdicts.json`` data:
+    verdict counts per paper and in all, and every claim not confirmed with its statistic,
+    prediction and provenance, linked to its section of the report."""
+    claims = verdicts["claims"]
+    kinds = tuple(VERDICT_COLOURS)
+    papers: dict[str, dict[str, int]] = {}
+    for c in claims:
+        counts = papers.setdefault(c["id"].split(".")[0], dict.fromkeys(kinds, 0))
+        counts[c["verdict"]] += 1
+    lines = [RESULTS_BEGIN,
+             "<!-- written by `fedbounds report` from reports/verdicts.json: do not edit -->",
+             "", "| paper | claims | " + " | ".join(kinds) + " |",
+             "|---|" + "---:|" * (len(kinds) + 1)]
+    for paper, counts in papers.items():
+        lines.append(f"| [{paper}](reports/{paper}.html) | {sum(counts.values())} | "
+                     + " | ".join(str(counts[k]) for k in kinds) + " |")
+    lines.append(f"| all | {len(claims)} | "
+                 + " | ".join(str(sum(c[k] for c in papers.values())) for k in kinds) + " |")
+    others = [c for c in claims if c["verdict"] != "confirmed"]
+    if others:
+        lines += ["", "Not confirmed:", ""]
+    for c in others:
+        paper = c["id"].split(".")[0]
+        predicted = str(_num(c.get("predicted"))).replace("<=", "≤").replace(">=", "≥")
+        whose = f" ({c['provenance']} claim)" if c.get("provenance") else ""
+        lines.append(f"- [`{c['id']}`](reports/{paper}.html#{c['id']}) **{c['verdict']}**"
+                     f"{whose}: statistic {_num(c.get('statistic'))}, predicted {predicted}")
+    lines.append(RESULTS_END)
+    return "\n".join(lines)
+
+
+def update_readme(readme: Path, verdicts: dict) -> bool:
+    """Rewrite the results block of ``readme`` from ``verdicts`` (verdicts.json data); whether
+    the file changed. Everything outside the markers is kept byte for byte."""
+    text = readme.read_text(encoding="utf-8")
+    if not _RESULTS.search(text):
+        raise BadInput("--readme", f"{readme} has no {RESULTS_BEGIN} … {RESULTS_END} block")
+    new = _RESULTS.sub(lambda _m: results_block(verdicts), text, count=1)
+    if new == text:
+        return False
+    readme.write_text(new, encoding="utf-8")
+    return True
