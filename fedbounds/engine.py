@@ -19,8 +19,8 @@ from __future__ import annotations
 import difflib
 import math
 import warnings
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 import numpy as np
@@ -28,7 +28,8 @@ import sympy as sp
 
 from . import exact
 from .errors import BadInput
-from .model import Condition, Domain, Theorem
+from .model import Condition, Domain, Relation, Theorem
+from .pretty import pretty
 
 Values = dict[str, Fraction]
 Point = Mapping[str, Fraction | sp.Expr]
@@ -143,7 +144,11 @@ def validate(thm: Theorem, values: Values, required: list[str], optional: list[s
     if missing:
         desc = ", ".join(f"{n} ({thm.notation.spec(n).description}; "
                          f"{thm.notation.spec(n).domain.describe()})" for n in missing)
-        raise BadInput(argument, f"missing value for {desc}")
+        chosen = [n for n in missing if n in thm.existential]
+        hint = (f"; {', '.join(chosen)}: the statement only asks for {thm.existential[chosen[0]]}"
+                f" — give a value, or leave it out of max-step, which chooses the best one"
+                if chosen else "")
+        raise BadInput(argument, f"missing value for {desc}{hint}")
     for name, v in values.items():
         dom = thm.notation.spec(name).domain
         if not dom.contains(v):
@@ -155,6 +160,85 @@ def validate(thm: Theorem, values: Values, required: list[str], optional: list[s
 def _show(v: Fraction) -> str:
     v = Fraction(v)
     return str(v) if v.denominator < 10**6 else exact.scientific(v)
+
+
+# ---------------------------------------------------------------------------------------------
+# relations every instance satisfies (mu <= L_f, m <= M, ...)
+# ---------------------------------------------------------------------------------------------
+def relation_text(rel: sp.Rel) -> str:
+    """A relation as people read it: ``μ ≤ L_f``."""
+    op = {sp.Le: "≤", sp.Lt: "<", sp.Ge: "≥", sp.Gt: ">"}[type(rel)]
+    return f"{pretty(rel.lhs)} {op} {pretty(rel.rhs)}"
+
+
+@dataclass
+class RelationResult:
+    """A declared relation decided exactly at the given values (only relations whose symbols
+    are all given are decided)."""
+
+    relation: Relation
+    text: str
+    names: list[str]
+    holds: bool
+
+    def as_json(self) -> dict:
+        return {"relation": self.text, "holds": self.holds, "reason": self.relation.reason,
+                "source": self.relation.source}
+
+
+def _relation_names(thm: Theorem, relation: Relation) -> list[str]:
+    return sorted(s.name for s in thm.expand(relation.rel).free_symbols)
+
+
+def relations(thm: Theorem, values: Mapping[str, Fraction]) -> list[RelationResult]:
+    """The theorem's relations whose symbols all have values, each decided exactly."""
+    out = []
+    for r in thm.relations:
+        names = _relation_names(thm, r)
+        if not names or any(n not in values for n in names):
+            continue
+        lhs, rhs = thm.expand(r.rel.lhs), thm.expand(r.rel.rhs)
+        sign_ = 1 if isinstance(r.rel, (sp.Le, sp.Lt)) else -1
+        _, holds, _ = exact.decide(lhs, rhs, sign_, isinstance(r.rel, (sp.Lt, sp.Gt)),
+                                   {n: values[n] for n in names})
+        out.append(RelationResult(r, relation_text(r.rel), names, holds))
+    return out
+
+
+def check_relations(thm: Theorem, values: Mapping[str, Fraction], vary: str | None = None,
+                    argument: str = "--set") -> list[RelationResult]:
+    """:class:`BadInput` naming the first relation the values violate, its values and why it
+    holds for every instance (relations with ``vary`` are left to :func:`with_relations`);
+    returns the relations decided."""
+    decided = [r for r in relations(thm, values) if vary not in r.names]
+    for r in decided:
+        if not r.holds:
+            given = ", ".join(f"{n}={_show(values[n])}" for n in r.names)
+            raise BadInput(argument, f"{given} violate the relation {r.text} of {thm.id}: "
+                           f"{r.relation.reason} ({r.relation.source}); no instance of the "
+                           f"theorem's assumptions has these values (--ignore-relations "
+                           f"evaluates them anyway)")
+    return decided
+
+
+_WITH_RELATIONS: dict[tuple[int, str, tuple[int, ...]], tuple[Theorem, Theorem]] = {}
+
+
+def with_relations(thm: Theorem, vary: str, given: Iterable[str]) -> Theorem:
+    """``thm`` with its relations between ``vary`` and ``given`` symbols added as conditions
+    (named ``relation: μ ≤ L_f``), so that max-step keeps ``vary`` where an instance can exist."""
+    given = set(given)
+    chosen = tuple(k for k, r in enumerate(thm.relations)
+                   if vary in (names := _relation_names(thm, r))
+                   and all(n == vary or n in given for n in names))
+    key = (id(thm), vary, chosen)
+    if key in _WITH_RELATIONS and _WITH_RELATIONS[key][0] is thm:
+        return _WITH_RELATIONS[key][1]
+    extra = [Condition(f"relation: {relation_text(r.rel)}", r.rel, r.source, r.reason)
+             for r in (thm.relations[k] for k in chosen)]
+    out = thm if not extra else replace(thm, conditions=[*thm.conditions, *extra])
+    _WITH_RELATIONS[key] = (thm, out)
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -305,7 +389,11 @@ class MaxStepResult:
     exact expression (``"1/2000"``, ``"sqrt(2)/4"``, ``"0"``) when found; ``decimal``: the
     shortest decimal at least ``value`` that :func:`check` accepts (the table prints it:
     ``"0.0005"`` for 1/2000, whose nearest float lies above it); ``note``: anything unusual.
-    JSON: the fields (``segments`` as ``feasible_set``) and ``theorem``."""
+    ``intervals``: the whole feasible set, each piece ``{"lo": end, "hi": end}`` with an end
+    ``{"value": float | None (None: infinite), "exact": str | None, "decimal": str | None,
+    "closed": bool}``; ``chosen``: values max-step chose for symbols the statement only asks to
+    exist (:func:`max_step_choosing`). JSON: the fields (``segments`` as ``feasible_set``) and
+    ``theorem``."""
 
     vary: str
     value: float | None
@@ -319,6 +407,8 @@ class MaxStepResult:
     decimal: str | None = None
     unbounded_unproven: bool = False
     note: str = ""
+    intervals: list[dict] = field(default_factory=list)
+    chosen: dict[str, str] = field(default_factory=dict)
 
     def as_json(self, theorem: str) -> dict:
         out = {"theorem": theorem, **vars(self)}
@@ -550,7 +640,99 @@ def max_step(thm: Theorem, vary: str, values: Values) -> MaxStepResult:
     if top is None:
         fails = probe.failing(float(grid[0]))
         return MaxStepResult(vary, None, fails[0] if fails else None, fails, False, False, [])
-    return _answer(probe, dom, top, [s[:2] for s in segments])
+    result = _answer(probe, dom, top, [s[:2] for s in segments])
+    result.intervals = _intervals(probe, dom, result)
+    return result
+
+
+_EXACT_ENDS = 12  # pieces whose inner ends are found exactly (the rest: floats)
+
+
+def _end(value: float | None, exact_form: sp.Expr | str | None, closed: bool,
+         decimal: str | None = None) -> dict:
+    """One end of a piece of the feasible set (``value`` None: infinite); ``text``: how people
+    read it (``1/2000``, ``√2/4 ≈ 0.353553``, ``0.0140385``, ``∞``)."""
+    text = exact_form if isinstance(exact_form, str) or exact_form is None else \
+        exact.exact_text(exact_form)
+    if decimal is None and value is not None:
+        decimal = repr(value) if not float(value).is_integer() or abs(value) >= 1e16 else \
+            str(int(value))
+    return {"value": value, "exact": text, "decimal": decimal, "closed": closed,
+            "text": _end_text(value, exact_form)}
+
+
+def _end_text(value: float | None, exact_form: sp.Expr | str | None) -> str:
+    if value is None:
+        return "-∞" if exact_form == "-oo" else "∞"
+    approx = f"{value:.6g}"
+    if isinstance(exact_form, str):
+        try:
+            exact_form = sp.Rational(exact_form)
+        except (TypeError, ValueError):
+            return approx
+    if exact_form is None:
+        return approx
+    if exact_form.is_Rational:
+        text = exact.exact_text(exact_form)
+        return text if len(text) <= 16 else approx
+    text = pretty(exact_form)
+    return f"{text} ≈ {approx}" if len(text) <= 24 else approx
+
+
+def _inner_end(probe: _Probe, inside: float, outside: float, exact_ok: bool) -> dict:
+    """An end between pieces: the float ``inside`` passes, the adjacent ``outside`` fails; the
+    exact boundary where a failing margin vanishes, closed if it passes."""
+    boundary = None
+    if exact_ok:
+        margins = probe.margins(failing_at=outside)
+        lo, hi = sorted((Fraction(inside), Fraction(outside)))
+        boundary = None if not margins else exact.boundary_root(margins, probe.symbol, lo, hi)
+    if boundary is not None and boundary.is_Rational:
+        closed = probe.ok(boundary)
+    else:  # irrational (deciding at an algebraic number is slow) or unknown: by strictness
+        failing = probe.failing(outside)
+        closed = not any(cc.strict and cc.cond.name in failing for cc in probe.c.conditions)
+    return _end(inside, boundary, closed)
+
+
+def _intervals(probe: _Probe, dom: Domain, r: MaxStepResult) -> list[dict]:
+    """The pieces of the feasible set with both ends (see :class:`MaxStepResult`)."""
+    out = []
+    for k, (lo, hi) in enumerate(r.segments):
+        exact_ok = k < _EXACT_ENDS or k == len(r.segments) - 1
+        if dom.integer:
+            first, last = math.ceil(lo), (math.floor(hi) if math.isfinite(hi) else None)
+            lo_end = _end(float(first), str(first), True)
+            hi_end = _end(None if last is None else float(last),
+                          "oo" if last is None else str(last), last is not None)
+        else:
+            if k == 0 and lo <= dom.lo:
+                lo_end = _end(dom.lo, exact.exact_text(exact.rational(Fraction(dom.lo))),
+                              not dom.lo_open)
+            elif k == 0 and math.isinf(dom.lo) and lo <= -1e308:
+                lo_end = _end(None, "-oo", False)
+            else:
+                lo_end = _inner_end(probe, lo, math.nextafter(lo, -math.inf), exact_ok)
+            if k < len(r.segments) - 1:
+                hi_end = _inner_end(probe, hi, math.nextafter(hi, math.inf), exact_ok)
+            elif r.value is None:
+                hi_end = _end(None, "oo", False)
+            else:
+                hi_end = _end(r.value, r.exact, r.attained, r.decimal)
+        out.append({"lo": lo_end, "hi": hi_end})
+    return out
+
+
+def interval_text(piece: dict) -> str:
+    """A piece of the feasible set as people read it: ``(0, 1/2000]``, ``[2, ∞)``."""
+    lo, hi = piece["lo"], piece["hi"]
+    return (f"{'[' if lo['closed'] else '('}{lo['text']}, {hi['text']}"
+            f"{']' if hi['closed'] else ')'}")
+
+
+def set_text(intervals: list[dict]) -> str:
+    """The feasible set as a union of pieces (``∅`` when empty)."""
+    return " ∪ ".join(interval_text(p) for p in intervals) if intervals else "∅"
 
 
 def _answer(probe: _Probe, dom: Domain, top: _Top, segments: list[list]) -> MaxStepResult:
@@ -598,3 +780,126 @@ def _answer(probe: _Probe, dom: Domain, top: _Top, segments: list[list]) -> MaxS
     return MaxStepResult(vary, float(value), binding[0] if binding else None, binding, attained,
                          interval, [tuple(s) for s in segments], exact=None if boundary is None
                          else exact.exact_text(boundary), decimal=decimal)
+
+
+# ---------------------------------------------------------------------------------------------
+# max-step over a symbol the statement only asks to exist ("some M > B/ρ")
+# ---------------------------------------------------------------------------------------------
+_ZOOM_POINTS = 17
+_CHOICE_TOLERANCE = 1e-12  # a chosen value allows the best vary found up to this share
+
+
+def _float_largest(c: Compiled, vary: str, grid: np.ndarray, values: Values) -> float:
+    """The largest feasible float of ``vary`` at ``values`` (float64 only: a search heuristic;
+    -inf when nothing on the grid is feasible, inf when the grid's top is)."""
+    feas = _Feasibility(c, vary, values)
+    ok, _ = feas.ok_doubtful(grid)
+    idx = np.flatnonzero(ok)
+    if idx.size == 0:
+        return -math.inf
+    j = int(idx[-1])
+    if j == grid.size - 1:
+        return math.inf
+    return exact.bisect(feas.ok1, float(grid[j]), float(grid[j + 1]))[0]
+
+
+def _candidates(best: float, lo: float, hi: float) -> list[Fraction]:
+    """Decimals with 1 to 17 significant digits near ``best``, inside ``[lo, hi]``, shortest
+    first."""
+    out: list[Fraction] = []
+    if best == 0:
+        return [Fraction(0)]
+    for digits in range(1, 18):
+        text = f"{best:.{digits - 1}e}"
+        for step in (0, -1, 1):
+            mantissa, _, exponent = text.partition("e")
+            unit = Fraction(10) ** (int(exponent) - digits + 1)
+            d = Fraction(mantissa) * Fraction(10) ** int(exponent) + step * unit
+            if lo <= d <= hi and d not in out:
+                out.append(d)
+    return out
+
+
+def max_step_choosing(thm: Theorem, vary: str, values: Values, choose: str,
+                      words: str = "") -> MaxStepResult:
+    """:func:`max_step` of ``vary`` when ``choose`` (a symbol the statement only asks to exist)
+    is not given: ``choose`` is searched over its domain for the value allowing the largest
+    ``vary`` (float64 scan: 2.5 points per decade, then zooming on the best to 1e-13), the
+    shortest decimal within 1e-12 of that best is chosen, and the answer is :func:`max_step`
+    at it (exact, as :func:`check` decides). ``chosen`` and ``note`` say what was chosen; a
+    search, not a proof: an optimum in a window narrower than the scan can be missed."""
+    c = compiled(thm)
+    if choose not in c.condition_inputs or choose == vary:
+        return max_step(thm, vary, values)
+    validate(thm, values, [n for n in c.condition_inputs if n not in (vary, choose)])
+    grid = _grid(*_bounds(thm.notation.spec(vary).domain))
+    cdom = thm.notation.spec(choose).domain
+    xs = _grid(*_bounds(cdom))[::40]
+
+    def f(x: float | Fraction) -> float:
+        return _float_largest(c, vary, grid, {**values, choose: Fraction(x)})
+
+    tops = [f(x) for x in xs]
+    k = int(np.argmax(tops))
+    best, lo, hi = tops[k], float(xs[max(k - 1, 0)]), float(xs[min(k + 1, xs.size - 1)])
+    if best == -math.inf:  # nothing feasible whatever the choice: report at the scan's first
+        return max_step(thm, vary, {**values, choose: Fraction(float(xs[0]))})
+    best_x = float(xs[k])
+    for _ in range(40):
+        if hi - lo <= 1e-13 * max(abs(lo), abs(hi)):
+            break
+        pts = (np.geomspace(lo, hi, _ZOOM_POINTS) if lo > 0 else
+               np.linspace(lo, hi, _ZOOM_POINTS))
+        vals = [f(x) for x in pts]
+        j = int(np.argmax(vals))
+        if vals[j] > best or (vals[j] == best and pts[j] < best_x):
+            best, best_x = vals[j], float(pts[j])
+        lo, hi = float(pts[max(j - 1, 0)]), float(pts[min(j + 1, pts.size - 1)])
+    need = best - _CHOICE_TOLERANCE * abs(best) if math.isfinite(best) else best
+    pick = _simplest(f, need, cdom, [(best_x, lo, hi)] + [
+        (float(x), float(x) / 2, float(x) * 2) for x in sorted(
+            (x for x, top in zip(xs, tops, strict=True) if top >= need and x > 0),
+            key=lambda x: abs(math.log10(x)))[:60]])
+    result = max_step(thm, vary, {**values, choose: pick})
+    text = exact.decimal_text(pick)
+    result.chosen = {choose: text}
+    edge = [r.name for r in check(thm, {**values, choose: pick, vary: Fraction(1)})[1]
+            if r.name in _edge_conditions(c, vary, choose) and r.holds
+            and abs(r.margin) <= 1e-9 * max(abs(r.lhs), abs(r.rhs), 1e-300)]
+    note = (f"{choose} was not given ({words or 'the statement only asks that one exists'}); "
+            f"chose {choose} = {text}, the value found to allow the largest {vary}")
+    if edge:
+        note += (f"; it lies at the edge of {', '.join(edge)}, so values nearer the edge allow "
+                 f"slightly more (a supremum over {choose}, approached, not attained)")
+    result.note = f"{note}. {result.note}".strip() if result.note else note
+    return result
+
+
+def _simplest(f: Callable[[Fraction], float], need: float, dom: Domain,
+              around: list[tuple[float, float, float]]) -> Fraction:
+    """The shortest decimal near one of the ``(point, lo, hi)`` with ``f`` at least ``need``;
+    among equally short ones the nearest to 1 in magnitude (``M = 2``, not ``M = 1e+300``)."""
+    for digits in range(1, 18):
+        found = [d for point, lo, hi in around
+                 for d in _candidates(point, Fraction(lo), Fraction(hi))
+                 if len(_digits(d)) == digits and dom.contains(d)]
+        found = sorted(set(found), key=lambda d: abs(math.log10(abs(d))) if d else 0.0)
+        for d in found[:24]:
+            if f(d) >= need:
+                return d
+    return Fraction(around[0][0])
+
+
+def _digits(d: Fraction) -> str:
+    """The significant digits of a decimal."""
+    text = exact.decimal_text(d).lower().lstrip("-").split("e")[0].replace(".", "")
+    return text.strip("0") or "0"
+
+
+def _bounds(dom: Domain) -> tuple[float, float, bool, bool]:
+    return dom.lo, dom.hi, dom.lo_open, dom.hi_open
+
+
+def _edge_conditions(c: Compiled, vary: str, choose: str) -> set[str]:
+    """Conditions with the chosen symbol and without the varied one."""
+    return {cc.cond.name for cc in c.conditions if choose in cc.args and vary not in cc.args}

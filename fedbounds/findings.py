@@ -12,22 +12,28 @@
   empty exactly when such a condition fails (e.g. ``m ≥ M`` makes it empty for m < M).
 * :func:`findings` — all of the above for one theorem, ratio candidates discovered from the
   conditions (``a/b`` of two symbols of one family, e.g. ``eta_x/eta_y``).
+* :func:`explain` — the findings that given values violate: why ``check`` finds them
+  infeasible (e.g. η_y/η_x = 5 where (9) forces η_y/η_x > 20κ² = 20).
 """
 
 from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 import sympy as sp
 
+from . import exact
 from .engine import compiled
 from .model import Theorem
+from .pretty import pretty
 
-__all__ = ["Finding", "findings", "ratio_bound", "ratio_infimum", "empty_when",
-           "ratio_candidates"]
+__all__ = ["Finding", "Explanation", "findings", "explain", "ratio_bound", "ratio_infimum",
+           "empty_when", "ratio_candidates"]
 
 RHO = sp.Symbol("rho", positive=True)
 _S = sp.Symbol("s_scale", positive=True)
@@ -43,6 +49,12 @@ class Finding:
     source: str
     kind: str = ""
     detail: str = ""
+    # a ratio finding: (numerator, denominator) names and the operator of "ratio op value";
+    # an "empty" finding: the condition that involves none of the free symbols
+    ratio: tuple[str, str] | None = field(default=None, compare=False)
+    op: str = field(default="", compare=False)
+    conditions: tuple[str, ...] = field(default=(), compare=False)
+    everywhere: bool = field(default=True, compare=False)
 
     def as_json(self) -> dict:
         v = self.value
@@ -228,7 +240,8 @@ def ratio_bound(thm: Theorem, num: sp.Symbol, den: sp.Symbol,
             + f" is forced by {', '.join(r.condition for r in same)} {where}")
     return Finding(f"{thm.id}:ratio:{ratio}", text, best.value,
                    "; ".join(dict.fromkeys(r.source for r in same)), "ratio",
-                   f"{best.op} {sp.sstr(best.value)}")
+                   f"{best.op} {sp.sstr(best.value)}", (num.name, den.name), best.op,
+                   tuple(r.condition for r in same), any(r.everywhere for r in same))
 
 
 def ratio_candidates(thm: Theorem) -> list[tuple[sp.Symbol, sp.Symbol]]:
@@ -319,13 +332,24 @@ def empty_when(thm: Theorem, free: list[sp.Symbol]) -> list[Finding]:
         out.append(Finding(f"{thm.id}:empty:{cond.name}",
                            f"the conditions are empty, whatever {free_txt}, when {sp.sstr(neg)} "
                            f"(condition {cond.name!r} involves none of them)", sp.sstr(neg),
-                           cond.source, "empty"))
+                           cond.source, "empty", conditions=(cond.name,)))
     return out
+
+
+_CACHE: dict[int, tuple[Theorem, list[Finding]]] = {}
 
 
 def findings(thm: Theorem) -> list[Finding]:
     """Computed findings for ``thm``: forced ratio ranges of discovered ratios, and the input
-    regions where the condition set is empty whatever the step sizes."""
+    regions where the condition set is empty whatever the step sizes (cached per theorem)."""
+    if id(thm) in _CACHE and _CACHE[id(thm)][0] is thm:
+        return _CACHE[id(thm)][1]
+    out = _findings(thm)
+    _CACHE[id(thm)] = (thm, out)
+    return out
+
+
+def _findings(thm: Theorem) -> list[Finding]:
     out: list[Finding] = []
     steps: set[sp.Symbol] = set()
     for a, b in ratio_candidates(thm):
@@ -337,4 +361,64 @@ def findings(thm: Theorem) -> list[Finding]:
             out.append(f)
     if steps:
         out += empty_when(thm, sorted(steps, key=lambda s: s.name))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+_OPS = {">": lambda a, b: a > b, ">=": lambda a, b: a >= b, "<": lambda a, b: a < b,
+        "<=": lambda a, b: a <= b}
+_SHOWN_OPS = {">": ">", ">=": "≥", "<": "<", "<=": "≤"}
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """A finding the given values violate, with the numbers that show it."""
+
+    finding: Finding
+    text: str
+    actual: float | None = None
+    required: float | None = None
+
+    def as_json(self) -> dict:
+        return {**self.finding.as_json(), "explanation": self.text, "actual": self.actual,
+                "required": self.required}
+
+
+def _number(e: sp.Expr) -> str:
+    value = exact.to_float(e)
+    return exact.exact_text(e) if e.is_Rational and len(sp.sstr(e)) <= 12 else f"{value:.6g}"
+
+
+def explain(thm: Theorem, values: Mapping[str, Fraction],
+            failing: list[str] | None = None) -> list[Explanation]:
+    """The findings of ``thm`` that the values violate (``failing``: the conditions that fail
+    there, for the "empty whatever the step sizes" findings), each with a sentence for people:
+    a forced ratio range the given ratio lies outside of, or a condition the step sizes
+    cannot repair."""
+    out: list[Explanation] = []
+    for f in findings(thm):
+        if f.kind == "ratio" and f.ratio is not None and isinstance(f.value, sp.Expr):
+            num, den = (sp.Symbol(n) for n in f.ratio)
+            num_e, den_e = (thm.expand(thm.notation.spec(x.name).symbol) for x in (num, den))
+            try:
+                actual = exact.evaluate(num_e / den_e, values)
+                required = exact.evaluate(thm.expand(f.value), values)
+            except (KeyError, ValueError, exact.Undecidable):
+                continue
+            if not (actual.is_number and required.is_number) or \
+                    _OPS[f.op](exact.to_float(actual), exact.to_float(required)):
+                continue
+            ratio = f"{pretty(thm.notation.spec(num.name).symbol)}/" \
+                    f"{pretty(thm.notation.spec(den.name).symbol)}"
+            where = "whatever the step sizes" if f.everywhere else "for small step sizes"
+            op = _SHOWN_OPS[f.op]
+            text = (f"{ratio} = {_number(actual)} here, but {', '.join(f.conditions)} forces "
+                    f"{ratio} {op} {pretty(f.value)} = {_number(required)} {where} "
+                    f"[{f.source}]: no step sizes with this ratio satisfy the conditions; "
+                    f"change the ratio, not only the size of the steps")
+            out.append(Explanation(f, text, exact.to_float(actual), exact.to_float(required)))
+        elif f.kind == "empty" and failing is not None and set(f.conditions) & set(failing):
+            text = (f"{', '.join(f.conditions)} fails and involves no step size: no choice of "
+                    f"the step sizes makes these values feasible [{f.source}]")
+            out.append(Explanation(f, text))
     return out

@@ -27,6 +27,7 @@ __all__ = [
     "SymbolSpec",
     "Notation",
     "Condition",
+    "Relation",
     "Term",
     "Erratum",
     "Specialization",
@@ -140,6 +141,18 @@ class Condition:
 
 
 @dataclass(frozen=True)
+class Relation:
+    """A relation every instance of a theorem's assumptions satisfies (μ ≤ L_f for an
+    L_f-smooth, μ-PL function; m ≤ M for m clients sampled among M): values that violate it
+    describe no instance, so ``check``/``bound``/``max-step`` refuse them (``reason`` says why,
+    ``source`` where it follows from)."""
+
+    rel: sp.Rel
+    reason: str
+    source: str = ""
+
+
+@dataclass(frozen=True)
 class Term:
     """A named summand of a bound (or of a derived quantity) with its source line."""
 
@@ -200,6 +213,11 @@ class Theorem:
     # what the bound must reach for accuracy ε (default ε; ε² for E‖∇Φ‖² ≤ ε² criteria)
     accuracy_target: sp.Expr | None = None
     regime: list[sp.Rel] = field(default_factory=list)  # relations assumed by order comparisons
+    # relations every admissible instance satisfies (checked on user values, unlike ``regime``)
+    relations: list[Relation] = field(default_factory=list)
+    # inputs the statement only asks to exist ("some M > B/ρ"): name -> the statement's words;
+    # max-step may leave them out and choose the best value
+    existential: dict[str, str] = field(default_factory=dict)
     fixed_in_orders: dict[sp.Symbol, sp.Expr] = field(default_factory=dict)  # e.g. V_0 -> 1
     algorithms: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -217,6 +235,17 @@ class Theorem:
         for sym in self.free_symbols():
             if sym.name not in self.notation:
                 raise ValueError(f"{self.id}: symbol {sym.name!r} is not in the notation")
+        for r in self.relations:
+            if not isinstance(r.rel, (sp.Le, sp.Lt, sp.Ge, sp.Gt)):
+                raise TypeError(f"{self.id}: relation {r.rel!r} is not <, <=, >, >= (build it "
+                                "with evaluate=False if sympy decides it from assumptions)")
+            unknown = {s.name for s in r.rel.free_symbols} - set(self.notation.names())
+            if unknown:
+                raise ValueError(f"{self.id}: relation {r.rel} uses {sorted(unknown)}, not in "
+                                 "the notation")
+        for name in self.existential:
+            if name not in self.notation or name in {s.name for s in self.derived}:
+                raise ValueError(f"{self.id}: existential symbol {name!r} is not an input")
 
     # -- symbols ---------------------------------------------------------------------------
     def expand(self, expr: sp.Expr | sp.Rel) -> sp.Expr | sp.Rel:

@@ -1,6 +1,8 @@
 """Theory commands: ``list``, ``show``, ``check``, ``max-step``, ``bound``, ``complexity``.
 
-Exit codes: 0 done (``check``: feasible), 1 ``check`` infeasible, 2 bad input, 3 internal error.
+Exit codes: 0 done (``check``: feasible), 1 ``check`` infeasible or ``max-step`` without a
+feasible value, 2 bad input (including values that violate a relation every instance satisfies,
+such as μ ≤ L_f), 3 internal error.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from rich.table import Table
 from fedbounds import engine, registry
 from fedbounds.complexity import accuracy_target, derive
 from fedbounds.errors import BadInput
-from fedbounds.findings import findings
+from fedbounds.findings import explain, findings
 from fedbounds.pretty import fmt_order, pretty
 from fedbounds.snapshot import write as write_snapshot
 from fedbounds.verify import catalog
@@ -36,6 +38,25 @@ from .common import (
     load_theorem_files,
     out,
 )
+
+IgnoreRelationsOpt = Annotated[bool, typer.Option(
+    "--ignore-relations", help="Evaluate values that violate a relation every instance of the "
+    "theorem satisfies (such as μ ≤ L_f, m ≤ M); without it they are refused (exit 2).")]
+EXIT_THEORY = "Exit codes: 0 done, 1 {one}, 2 bad input, 3 internal error."
+
+
+def _relations(t, values: dict, ignore: bool, vary: str | None = None) -> list:
+    """The theorem's relations decided at the given values; a violation is bad input (exit 2)
+    unless --ignore-relations, then a warning."""
+    if not ignore:
+        return engine.check_relations(t, values, vary)
+    decided = [r for r in engine.relations(t, values) if vary not in r.names]
+    for r in decided:
+        if not r.holds:
+            err.print(f"[yellow]warning[/]: {escape(', '.join(r.names))} violate the relation "
+                      f"{escape(r.text)} ({escape(r.relation.reason)}); evaluated anyway "
+                      "(--ignore-relations)", highlight=False)
+    return decided
 
 
 # ---------------------------------------------------------------------------------------------
@@ -149,18 +170,24 @@ def show(theorem_id: Annotated[str, typer.Argument(metavar="ID")], theorems: The
                   highlight=False)
 
 
-@app.command()
+@app.command(epilog=EXIT_THEORY.format(one="infeasible (a condition fails)"))
 @guarded
 def check(theorem_id: Annotated[str, typer.Argument(metavar="ID")], more: MoreOpt = None,
-          set_: SetOpt = None,
-          theorems: TheoremsOpt = None, json_: JsonOpt = False) -> None:
-    """Each condition of ID at the given values: lhs, rhs, margin, holds. Exit 1 if any fails."""
+          set_: SetOpt = None, theorems: TheoremsOpt = None,
+          ignore_relations: IgnoreRelationsOpt = False, json_: JsonOpt = False) -> None:
+    """Each condition of ID at the given values: lhs, rhs, margin, holds; when infeasible, the
+    computed findings that explain why (e.g. a step-size ratio the conditions forbid)."""
     load_theorem_files(theorems)
     t = registry.get(theorem_id)
-    feasible, results = engine.check(t, assignments(set_, more))
+    values = assignments(set_, more)
+    feasible, results = engine.check(t, values)
+    relations = _relations(t, values, ignore_relations)
+    why = [] if feasible else explain(t, values, [r.name for r in results if not r.holds])
     if json_:
         emit_json({"theorem": t.id, "feasible": feasible,
-                   "conditions": [r.as_json() for r in results]})
+                   "conditions": [r.as_json() for r in results],
+                   "relations": [r.as_json() for r in relations],
+                   "explanations": [e.as_json() for e in why]})
     else:
         table = Table(title=f"{t.id}: {'feasible' if feasible else 'INFEASIBLE'}")
         numbers = [[_shown(getattr(r, k), r.exact.get(k)) for k in ("lhs", "rhs", "margin")]
@@ -179,6 +206,8 @@ def check(theorem_id: Annotated[str, typer.Argument(metavar="ID")], more: MoreOp
             err.print("[yellow]warning[/]: the sign of an undecided margin could not be "
                       "certified at 3000 digits; the condition is not counted as holding",
                       highlight=False)
+        for e in why:
+            out.print(f"why: {e.text}", markup=False, highlight=False)
     raise typer.Exit(0 if feasible else 1)
 
 
@@ -193,21 +222,50 @@ def _shown(x: float | None, exact_form: str | None) -> str:
         return exact_form
 
 
-@app.command("max-step")
+@app.command("max-step", epilog=EXIT_THEORY.format(one="no feasible value of --vary"))
 @guarded
 def max_step(theorem_id: Annotated[str, typer.Argument(metavar="ID")],
              more: MoreOpt = None,
-             vary: Annotated[str, typer.Option("--vary", help="symbol to maximise")] = "",
-             set_: SetOpt = None, theorems: TheoremsOpt = None, json_: JsonOpt = False) -> None:
-    """Largest value of --vary satisfying every condition of ID, the others fixed by --set."""
+             vary: Annotated[str, typer.Option("--vary", metavar="NAME",
+                                               help="The symbol to maximise.")] = "",
+             set_: SetOpt = None, theorems: TheoremsOpt = None,
+             ignore_relations: IgnoreRelationsOpt = False, json_: JsonOpt = False) -> None:
+    """Largest value of --vary satisfying every condition of ID, the others fixed by --set,
+    and the whole feasible set of --vary (every piece, both ends). A symbol the statement only
+    asks to exist (ProxSkip's "some M > B/ρ") may be left out: max-step then chooses the value
+    that allows the largest --vary and says which."""
     load_theorem_files(theorems)
     t = registry.get(theorem_id)
     if not vary:
         raise BadInput("--vary", "required: the symbol to maximise, e.g. --vary gamma")
-    r = engine.max_step(t, vary, assignments(set_, more))
+    values = assignments(set_, more)
+    engine.validate(t, values, [])  # names and domains first
+    _relations(t, values, ignore_relations, vary)
+    if ignore_relations:
+        searched = t
+    else:  # relations with the varied symbol bound it (mu <= L_f keeps mu below L_f)
+        searched = engine.with_relations(t, vary, values)
+    choose = [n for n in t.existential if n not in values and n != vary
+              and n in engine.compiled(t).condition_inputs]
+    if len(choose) > 1:
+        raise BadInput("--set", f"give all but one of {', '.join(choose)} (the statement only "
+                       "asks them to exist; max-step chooses one of them at a time)")
+    r = (engine.max_step_choosing(searched, vary, values, choose[0], t.existential[choose[0]])
+         if choose else engine.max_step(searched, vary, values))
+    feasible = r.value is not None or r.unbounded or r.unbounded_unproven
     if json_:
         emit_json(r.as_json(t.id))
-        return
+        raise typer.Exit(0 if feasible else 1)
+    _print_max_step(t, vary, r)
+    raise typer.Exit(0 if feasible else 1)
+
+
+def _print_max_step(t, vary: str, r: engine.MaxStepResult) -> None:
+    """The max-step answer for people: the largest value, binding conditions, the whole
+    feasible set, what was chosen."""
+    for name, value in r.chosen.items():
+        out.print(f"chose {name} = {value} (not given; see the note)", markup=False,
+                  highlight=False)
     if r.value is None:
         if r.unbounded:
             msg = "unbounded above (proven: every large value is feasible)"
@@ -217,6 +275,9 @@ def max_step(theorem_id: Annotated[str, typer.Argument(metavar="ID")],
         else:
             msg = f"no feasible value; failing: {', '.join(r.binding_all) or '—'}"
         out.print(f"{t.id}: {vary}: {msg}", markup=False)
+        if r.intervals:
+            out.print(f"feasible set of {vary}: {engine.set_text(r.intervals)}", markup=False,
+                      highlight=False)
         if r.note:
             out.print(f"note: {r.note}", markup=False)
         return
@@ -226,22 +287,25 @@ def max_step(theorem_id: Annotated[str, typer.Argument(metavar="ID")],
               f"{escape(exact_note)}"
               f"{'' if r.attained else ' (supremum, not attained: strict condition)'}")
     out.print(f"binding: {', '.join(r.binding_all) or '—'}", markup=False)
+    pieces = "" if r.interval else f" ({len(r.intervals)} pieces: not an interval)"
+    out.print(f"feasible set of {vary}: {engine.set_text(r.intervals)}{pieces}", markup=False,
+              highlight=False)
     if r.note:
         out.print(f"note: {r.note}", markup=False)
-    if not r.interval:
-        segs = "; ".join(f"[{a:.6g}, {b:.6g}]" for a, b in r.segments)
-        out.print(f"[yellow]the feasible set is not an interval:[/] {segs}")
 
 
-@app.command("bound")
+@app.command("bound", epilog="Exit codes: 0 done (a warning when a condition fails), 2 bad "
+             "input, 3 internal error.")
 @guarded
 def bound_cmd(theorem_id: Annotated[str, typer.Argument(metavar="ID")], more: MoreOpt = None,
-          set_: SetOpt = None,
-              theorems: TheoremsOpt = None, json_: JsonOpt = False) -> None:
-    """Value of the bound of ID and its named terms."""
+              set_: SetOpt = None, theorems: TheoremsOpt = None,
+              ignore_relations: IgnoreRelationsOpt = False, json_: JsonOpt = False) -> None:
+    """Value of the bound of ID and its named terms (and whether its conditions hold)."""
     load_theorem_files(theorems)
     t = registry.get(theorem_id)
-    r = engine.bound(t, assignments(set_, more))
+    values = assignments(set_, more)
+    r = engine.bound(t, values)
+    _relations(t, values, ignore_relations)
     if json_:
         emit_json(r.as_json(t))
         return

@@ -39,6 +39,7 @@ from ..model import (
     Domain,
     Erratum,
     Notation,
+    Relation,
     Specialization,
     Term,
     Theorem,
@@ -137,6 +138,12 @@ UNIFORM = {  # p_i = w_i = 1/n, τ_i = τ, a ≡ 1 (Corollaries 1.2, 2.2; App. C
 COSTS = {"iterations": T, "communications": T, "samples_per_client": tau_bar * T}
 REGIME = [sp.Le(P, n), sp.Ge(n, 2), sp.Ge(kappa, 1), sp.Le(epsilon, 1), sp.Ge(tau_bar, 1), sp.Ge(tau_eff, 1),
           sp.Ge(a_l1_max, tau_bar), sp.Le(w_a_max, 1), sp.Ge(beta_G, 1), sp.Ge(E_w, 1)]
+RELATIONS = [  # every instance of the assumptions satisfies them (checked on user values)
+    Relation(sp.Le(mu, L_f), "an L_f-smooth f(x, ·) that is μ-strongly concave (or μ-PL) "
+             "has μ ≤ L_f", "Assumptions 1, 5/6 [L100, L159]"),
+    Relation(sp.Le(P, n), "the P clients of a round are sampled without replacement "
+             "among the n clients", "Appendix B, client sampling [L616]"),
+]
 ALG = "Fed-Norm-SGDA (Alg. 1)"
 ALG_PLUS = "Fed-Norm-SGDA+ (Alg. 1)"
 SQ = "min_t E‖∇Φ̃(x^(t))‖² ≤ (1/T) Σ_t E‖∇Φ̃(x^(t))‖²"
@@ -315,7 +322,7 @@ def _thm1(corrected: bool, pl: bool = False) -> Theorem:
                  "samples_per_client": tau_bar * _CLAIM1},
         claimed_source="Theorem 1, eq. (4) [L165]; rounds for rate ≤ ε² solved by hand",
         errata=[E_LPHI], corrected_of=base if corrected else None,
-        horizon=T, accuracy=epsilon, accuracy_target=epsilon**2, regime=REGIME,
+        horizon=T, accuracy=epsilon, accuracy_target=epsilon**2, regime=REGIME, relations=RELATIONS,
         fixed_in_orders={L_f: sp.Integer(1), mu: 1 / kappa},
         algorithms=[ALG],
         notes=["Theorem 1 (App. B.2 [L654]) names only Lemma B.5's conditions; the proof also "
@@ -346,7 +353,7 @@ def _cor11(corrected: bool) -> Theorem:
                     "Corollary 1.1, eq. (5) [L175]; proof [L711]")],
         schedule=SCHEDULE1, schedule_source=SCHEDULE1_SRC, costs=COSTS,
         errata=[E_LPHI], corrected_of="fednorm.cor1.1" if corrected else None,
-        horizon=T, accuracy=epsilon, accuracy_target=epsilon**2, regime=REGIME,
+        horizon=T, accuracy=epsilon, accuracy_target=epsilon**2, regime=REGIME, relations=RELATIONS,
         fixed_in_orders={L_f: sp.Integer(1), mu: 1 / kappa}, algorithms=[ALG, "Local SGDA"],
         notes=["ε_opt is encoded as Theorem 1's bound (proof of Corollary 1.1 [L711]: 'the "
                "optimization error in the right hand side of (4)').",
@@ -396,7 +403,7 @@ def _cor12(corrected: bool) -> Theorem:
         costs={"iterations": T, "communications": T, "samples_per_client": tau * T},
         claimed={}, claimed_source="Corollary 1.2 [L201–L203]", specializations=_COR12_SPECS,
         errata=[E_LPHI, E_COR12_PP, E_EPS_SQ], corrected_of="fednorm.cor1.2" if corrected else None,
-        horizon=T, accuracy=epsilon, accuracy_target=epsilon**2, regime=REGIME,
+        horizon=T, accuracy=epsilon, accuracy_target=epsilon**2, regime=REGIME, relations=RELATIONS,
         fixed_in_orders=_FIXED_NCSC, algorithms=[ALG],
         notes=["Bound = Theorem 1's (App. B.2 [L656]) specialized; with the schedule it "
                "reproduces the displayed bound of the proof of Corollary 1.2 [L715] up to "
@@ -503,7 +510,7 @@ def _thm2(corrected: bool) -> Theorem:
         claimed_source="Theorem 2, eq. (6) [L235; App. C.2 L1169]; rounds for rate ≤ ε² solved "
                        "by hand",
         errata=[E_ETA_NCC, E_THM2_CONDS], corrected_of="fednorm.thm2" if corrected else None,
-        horizon=T, accuracy=epsilon, accuracy_target=epsilon**2, regime=REGIME,
+        horizon=T, accuracy=epsilon, accuracy_target=epsilon**2, regime=REGIME, relations=RELATIONS,
         fixed_in_orders=_FIXED_NCC, algorithms=[ALG_PLUS],
         notes=["Eq. (6) comes from the optimized parameters of eq. (49) (depending on Δ̄, I_1, "
                "I_2; App. C.2 [L1237]); the Θ(·) parameters of Theorem 3 [L1165] drop those "
@@ -529,7 +536,7 @@ def _cor21(corrected: bool) -> Theorem:
                     "Corollary 2.1 [L241]; proof, eq. (51) [L1251]")],
         schedule=SCHEDULE2, schedule_source=SCHEDULE2_SRC, costs=COSTS,
         errata=[E_COR21], corrected_of="fednorm.cor2.1" if corrected else None,
-        horizon=T, accuracy=epsilon, accuracy_target=epsilon**2, regime=REGIME,
+        horizon=T, accuracy=epsilon, accuracy_target=epsilon**2, regime=REGIME, relations=RELATIONS,
         fixed_in_orders=_FIXED_NCC, algorithms=[ALG_PLUS],
         notes=["ε'_opt is encoded as Theorem 2's bound (Corollary 2.1 [L243]: 'the error bound "
                "in (6)')."])
@@ -570,7 +577,7 @@ def _cor22() -> Theorem:
         costs={"iterations": T, "communications": T, "samples_per_client": tau * T},
         claimed={}, claimed_source="Corollary 2.2 [L259–L261]", specializations=_COR22_SPECS,
         errata=[E_ETA_NCC, E_THM2_CONDS, E_EPS_SQ], horizon=T, accuracy=epsilon,
-        accuracy_target=epsilon**2, regime=REGIME, fixed_in_orders=_FIXED_NCC,
+        accuracy_target=epsilon**2, regime=REGIME, relations=RELATIONS, fixed_in_orders=_FIXED_NCC,
         algorithms=[ALG_PLUS],
         notes=["Bound = Theorem 2's (Theorem 3, App. C.2 [L1161]) specialized; with the "
                "schedule it reproduces the displayed bound of the proof of Corollary 2.2 [L1255] "

@@ -28,6 +28,7 @@ from ..model import (
     Domain,
     Erratum,
     Notation,
+    Relation,
     Specialization,
     Term,
     Theorem,
@@ -115,6 +116,8 @@ FIXED_NCPL = {L_f: 1, Delta: 1, Delta_y: 1, sigma: 1, zeta: 1}
 # κ ≥ 1 (Appendix C.2 assumes κ > 1 [L908]); the second relation is the same with L_f = 1 fixed
 # in the orders
 REGIME_NCPL = [sp.Le(mu, L_f), sp.Le(mu, 1)]
+RELATIONS_NCPL = [Relation(sp.Le(mu, L_f), "an L_f-smooth F(x, ·) that is μ-PL has μ ≤ L_f",
+                           "Assumptions 3.9, 3.11 [L187, L230]")]
 LHS_NCC = "(1/T) Σ_{t<T} E‖∇Φ_{1/2L_f}(x̄_t)‖² (Moreau envelope, Definition 3.5 [L169])"
 LHS_NCPL = "(1/T) Σ_{t<T} E‖∇Φ(x̄_t)‖² (Definition 3.10 [L226])"
 ASSUME_NCC = ["Assumption 3.1 [L136–L141]: unbiased, σ² variance, ζ² heterogeneity",
@@ -462,7 +465,7 @@ def _thm312(corrected: bool) -> Theorem:
         costs={"iterations": T, "communications": T / Q, "samples_per_client": b * T},
         errata=[E_WHICH_L, E_DRIFT, E_LEMC3, E_YBAR, E_MSS, E_SYNC],
         corrected_of="fedsgda.thm3.12" if corrected else None,
-        horizon=T, accuracy=epsilon, regime=REGIME_NCPL, fixed_in_orders=FIXED_NCPL,
+        horizon=T, accuracy=epsilon, regime=REGIME_NCPL, relations=RELATIONS_NCPL, fixed_in_orders=FIXED_NCPL,
         algorithms=["FedSGDA-M (Alg. 2)"],
         notes=["With the Theorem 3.12 parameters [L245] the STORM-noise and drift terms do not "
                "vanish as T grows: the rate needs Corollary 3.13's coupling of Q and B to T_0.",
@@ -570,7 +573,7 @@ def _cor313(corrected: bool) -> Theorem:
         specializations=list(_COR313_SPECS),
         errata=[E_WHICH_L, E_COR313, E_BATCH, E_DRIFT, E_LEMC3, E_YBAR, E_MSS, E_NCSC, E_SYNC],
         corrected_of="fedsgda.cor3.13" if corrected else None,
-        horizon=T_0, accuracy=epsilon, regime=REGIME_NCPL, fixed_in_orders=FIXED_NCPL,
+        horizon=T_0, accuracy=epsilon, regime=REGIME_NCPL, relations=RELATIONS_NCPL, fixed_in_orders=FIXED_NCPL,
         algorithms=["FedSGDA-M (Alg. 2)"],
         notes=["The orders treat L_f, Δ, Δ_y, σ, ζ as constants (L_f = 1, so κ = 1/μ in the "
                "derived column).",

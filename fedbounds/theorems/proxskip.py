@@ -24,6 +24,7 @@ from ..model import (
     Condition,
     Erratum,
     Notation,
+    Relation,
     Specialization,
     Term,
     Theorem,
@@ -88,6 +89,24 @@ LYAPUNOV = "E[V_T], V_t = ‖x_t − x*‖² + (γ/p)²‖h_t − F(x*)‖² + M
 COSTS = {"iterations": T, "communications": p * T}  # one prox (communication) w.p. p per step
 REGIME = [sp.Ge(M, 2 * B / rho), sp.Ge(ell, mu), sp.Ge(L_g, mu), sp.Ge(ell_hat, mu), sp.Ge(A, mu / 2),
           sp.Ge(kappa, 1), sp.Ge(L, mu), sp.Le(epsilon, V_0)]  # [derived] µ ≤ ℓ ≤ L_g etc.
+# [derived] every instance of the assumptions satisfies these (checked on user values): with
+# μ‖d‖² ≤ ⟨F(x) − F(x*), d⟩ (d = x − x*) and ‖F(x) − F(x*)‖² ≤ c⟨·⟩ (Cauchy–Schwarz) μ ≤ c, for
+# c = ℓ, and for c = L_g and ℓ̂ by Jensen's inequality; μ-strong monotonicity and L-Lipschitz F
+# give μ ≤ L, so κ = L/μ ≥ 1
+_QSM = "Assumption 2.1 [L88–L99]"
+RELATIONS = [
+    Relation(sp.Ge(ell, mu), "a μ-quasi-strongly monotone, ℓ-star-cocoercive F has μ ≤ ℓ "
+             "[derived]", _QSM),
+    Relation(sp.Ge(L_g, mu), "the expected cocoercivity L_g bounds ℓ (Jensen), so μ ≤ L_g "
+             "[derived]", f"{_QSM}; Assumption 3.3 [L160–L162]"),
+    Relation(sp.Ge(ell_hat, mu), "the averaged star-cocoercivity ℓ̂ bounds ℓ (Jensen), so "
+             "μ ≤ ℓ̂ [derived]", f"{_QSM}; Assumption 3.7 [L190–L192]"),
+    Relation(sp.Ge(L, mu), "an L-Lipschitz, μ-strongly monotone F has μ ≤ L [derived]",
+             "remark after Corollary 3.6 [L184]"),
+    Relation(sp.Ge(kappa, 1), "κ = L/μ ≥ 1 since μ ≤ L [derived]",
+             "remark after Corollary 3.6 [L184]"),
+]
+SOME_M = "some M > B/ρ (Theorem 3.1 [L140]): any value satisfying the conditions will do"
 FIXED = {V_0: sp.Integer(1)}  # the paper's orders write ln(1/ε): V_0 is a constant
 ALGS_VIP = ["ProxSkip-VIP (Alg. 1)", "ProxSkip-VIP-FL (Alg. 2)"]
 
@@ -175,8 +194,8 @@ thm31 = Theorem(
     bound_lhs=LYAPUNOV,
     bound=[Term("contraction", (1 - tau) ** T * V_0, "Theorem 3.1 [L142]"),
            Term("neighborhood", gamma**2 * (D_1 + M * D_2) / tau, "Theorem 3.1 [L142]")],
-    costs=COSTS, horizon=T, accuracy=epsilon, regime=REGIME, fixed_in_orders=FIXED,
-    algorithms=["ProxSkip-VIP (Alg. 1)"], errata=[E_XT, E_T_PASSES, E_P1_H],
+    costs=COSTS, horizon=T, accuracy=epsilon, regime=REGIME, relations=RELATIONS,
+    existential={"M": SOME_M}, fixed_in_orders=FIXED, algorithms=["ProxSkip-VIP (Alg. 1)"], errata=[E_XT, E_T_PASSES, E_P1_H],
     notes=["Star-cocoercivity (ℓ) is never used in the proof (Appendix F.1); only quasi-strong "
            "monotonicity and Assumption 2.2 [derived]."],
 )
@@ -231,7 +250,9 @@ def _cor32(corrected: bool) -> Theorem:
                               "communications": sp.sqrt(claim) * sp.log(V_0 / epsilon)},
         claimed_source="Corollary 3.2 [L150]" + (" with M in place of 2B/ρ" if corrected else ""),
         errata=[E_M_ZERO], corrected_of="proxskip.cor3.2" if corrected else None,
-        horizon=T, accuracy=epsilon, regime=REGIME, fixed_in_orders=FIXED, algorithms=ALGS_VIP)
+        existential={"M": "some M ≥ 2B/ρ, M > 0 (Corollary 3.2 [L148], corrected): any value "
+                          "satisfying the conditions will do"} if corrected else {},
+        horizon=T, accuracy=epsilon, regime=REGIME, relations=RELATIONS, fixed_in_orders=FIXED, algorithms=ALGS_VIP)
 
 
 # -- Corollary 3.5 / Theorem 4.2 (ProxSkip-SGDA, -FL) ---------------------------------------------
@@ -267,7 +288,7 @@ def _sgda(id_: str, title: str, source: str, statement: str, factor: int, claime
                  "communications": sp.sqrt(claim) * sp.log(1 / epsilon)},
         claimed_source=claimed_source, specializations=specs,
         errata=[E_COR35_FACTOR, *extra_errata], corrected_of=corrected_of,
-        horizon=T, accuracy=epsilon, regime=REGIME, fixed_in_orders=FIXED, algorithms=algorithms)
+        horizon=T, accuracy=epsilon, regime=REGIME, relations=RELATIONS, fixed_in_orders=FIXED, algorithms=algorithms)
 
 
 _det = Specialization(
@@ -372,7 +393,7 @@ def _cor36(corrected: bool) -> Theorem:
                            "√κ communications only here; p = 1/√(2κ)"),
         ],
         errata=[E_ELL_KAPPA, E_GDA_STEP], corrected_of="proxskip.cor3.6" if corrected else None,
-        horizon=T, accuracy=epsilon, regime=REGIME, fixed_in_orders=FIXED,
+        horizon=T, accuracy=epsilon, regime=REGIME, relations=RELATIONS, fixed_in_orders=FIXED,
         algorithms=["ProxSkip-GDA (Alg. 1, g = F)", "ProxSkip-GDA-FL (Alg. 2)"])
 
 
@@ -410,7 +431,7 @@ def _svrg(id_: str, title: str, source: str, statement: str, claimed_source: str
                  "communications": sp.sqrt(ell_hat / mu) * sp.log(1 / epsilon)},
         claimed_source=claimed_source, specializations=specs, errata=errata,
         corrected_of=id_.removesuffix(".corrected") if corrected else None,
-        horizon=T, accuracy=epsilon, regime=REGIME, fixed_in_orders=FIXED, algorithms=algorithms)
+        horizon=T, accuracy=epsilon, regime=REGIME, relations=RELATIONS, fixed_in_orders=FIXED, algorithms=algorithms)
 
 
 _svrg_minmax = Specialization(

@@ -29,6 +29,7 @@ from ..model import (
     Condition,
     Erratum,
     Notation,
+    Relation,
     Term,
     Theorem,
 )
@@ -131,6 +132,12 @@ ACC = epsilon**2  # the bound is on E‖∇Φ‖², ε-stationarity is ‖∇Φ�
 COSTS_SAGDA = {"communications": T, "samples_per_client": (K + 1) * T}  # K local + 1 CV sample
 COSTS_FSGDA = {"communications": T, "samples_per_client": K * T}
 REGIME = [sp.Ge(L_f, mu), sp.Le(m, M)]  # μ ≤ L_f for a PL, L_f-smooth f; |S_t| = m ≤ M
+RELATIONS = [  # every instance of the assumptions satisfies them (checked on user values)
+    Relation(sp.Le(mu, L_f), "an L_f-smooth f(x, ·) that is μ-PL has μ ≤ L_f",
+             "Assumptions 1–2 [L67–L75]"),
+    Relation(sp.Le(m, M), "the m clients of a round are sampled among the M clients",
+             "Algorithm 1, line 4 (S_t ⊂ [M], |S_t| = m) [L104, L123]"),
+]
 FIXED = {L_f: 1, mu: 1, sigma_x: 1, sigma_y: 1, sigma_xG: 1, sigma_yG: 1, D_0: 1,
          c_x: 1, c_y: 40}  # the paper's O(·) treats problem constants and Θ-constants as O(1)
 FIXED = {k: sp.Integer(v) for k, v in FIXED.items()}
@@ -301,7 +308,7 @@ def build_thm1_opt1(corrected: bool) -> Theorem:
         bound_lhs=LHS, bound=_opt1_terms(corrected),
         errata=[E_A2_REPLACED, E_LEMMA5, E_LEMMA7, E_LSTAR],
         corrected_of="sagda.thm1.opt1" if corrected else None,
-        horizon=T, accuracy=epsilon, regime=REGIME, fixed_in_orders=FIXED, algorithms=ALG_SAGDA,
+        horizon=T, accuracy=epsilon, regime=REGIME, relations=RELATIONS, fixed_in_orders=FIXED, algorithms=ALG_SAGDA,
         notes=["The printed bound has no M/m although the conditions do (through a_2)."])
 
 
@@ -368,7 +375,7 @@ def _thm1_opt2(corrected: bool) -> Theorem:
         conditions=conds, bound_lhs=LHS.replace("[L154]", "[L168]"), bound=_opt2_terms(),
         errata=[E_OPT2_SAMPLING, E_LSTAR],
         corrected_of="sagda.thm1.opt2" if corrected else None,
-        horizon=T, accuracy=epsilon, regime=REGIME, fixed_in_orders=FIXED, algorithms=ALG_SAGDA)
+        horizon=T, accuracy=epsilon, regime=REGIME, relations=RELATIONS, fixed_in_orders=FIXED, algorithms=ALG_SAGDA)
 
 
 # -- Theorem 2 (FSGDA) ------------------------------------------------------------------------------
@@ -440,7 +447,7 @@ def build_thm2(corrected: bool) -> Theorem:
         bound=_fsgda_terms(corrected),
         errata=[E_THM2_LF100, E_THM2_PSI4, E_LSTAR],
         corrected_of="sagda.thm2" if corrected else None,
-        horizon=T, accuracy=epsilon, regime=REGIME, fixed_in_orders=FIXED, algorithms=ALG_FSGDA)
+        horizon=T, accuracy=epsilon, regime=REGIME, relations=RELATIONS, fixed_in_orders=FIXED, algorithms=ALG_FSGDA)
 
 
 thm1_opt1 = build_thm1_opt1(False)

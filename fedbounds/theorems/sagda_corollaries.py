@@ -28,6 +28,7 @@ from .sagda import (
     NF,
     OPT1_SRC,
     REGIME,
+    RELATIONS,
     K,
     L_f,
     M,
@@ -111,6 +112,7 @@ def _cor1(corrected: bool) -> Theorem:
         errata=[E_COR1_CAP, E_ETA_Y_TYPO, *base.errata],
         corrected_of="sagda.cor1" if corrected else None,
         horizon=T, accuracy=epsilon, regime=[*REGIME, sp.Le(m * K * epsilon**2, 1)],
+        relations=RELATIONS,
         fixed_in_orders=FIXED, algorithms=ALG_SAGDA,
         notes=["regime m·K·ε² ≤ 1 is T_ε ≥ mK, the corollary's T = Ω(mK) at T = T_ε."])
 
@@ -148,6 +150,7 @@ def _cor2(corrected: bool) -> Theorem:
         errata=[E_ETA_Y_TYPO, *base.errata],
         corrected_of="sagda.cor2" if corrected else None,
         horizon=T, accuracy=epsilon, regime=[sp.Ge(L_f, mu), sp.Le(m * K * epsilon**2, 1)],
+        relations=RELATIONS,
         fixed_in_orders=FIXED, algorithms=ALG_FSGDA,
         notes=["M = m (full participation) is substituted, so ψ4 = 0.",
                "regime m·K·ε² ≤ 1 is T_ε ≥ mK, the corollary's T = Ω(mK) at T = T_ε."])
@@ -192,6 +195,7 @@ def _cor3(corrected: bool) -> Theorem:
         errata=[E_TABLE1_COR3, *base.errata],
         corrected_of="sagda.cor3" if corrected else None,
         horizon=T, accuracy=epsilon, regime=[*REGIME, sp.Le(m * epsilon**2, 1)],
+        relations=RELATIONS,
         fixed_in_orders=FIXED, algorithms=ALG_FSGDA,
         notes=["No lower bound on T is stated; condition (8) needs (2L + L_f/5)η_xK < 1/20, "
                "i.e. T ≳ m (derived here)."])

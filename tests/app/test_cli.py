@@ -169,10 +169,10 @@ def test_max_step_json_and_binding() -> None:
                  "M=1", "C=0", "B=0", "rho=1")
     # L140: A + MC = 0 leaves 1/mu = 1/5
     assert d["value"] == pytest.approx(0.2, rel=1e-12) and d["binding"] == "gamma <= 1/mu"
-    # no feasible gamma when M <= B/rho (L140): value null
+    # no feasible gamma when M <= B/rho (L140): value null, the set empty, exit 1
     d = run_json("max-step", "proxskip.thm3.1", "--vary", "gamma", "--set", "mu=1", "A=1",
-                 "M=1", "C=1", "B=1", "rho=1/2")
-    assert d["value"] is None and d["binding"] == "M > B/rho"
+                 "M=1", "C=1", "B=1", "rho=1/2", code=1)
+    assert d["value"] is None and d["binding"] == "M > B/rho" and d["intervals"] == []
 
 
 def test_max_step_human_value_pastes_into_check() -> None:

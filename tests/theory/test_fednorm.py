@@ -391,8 +391,12 @@ def test_cli_json() -> None:
     assert out.exit_code == 0 and json.loads(out.stdout)["feasible"] is True
     args = [f"{k}={v}" for k, v in T1A.items() if k != "gamma_sx"]
     out = run(app, ["max-step", "fednorm.thm1", "--vary", "gamma_sx", "--json", "--set", *args])
+    data = json.loads(out.stdout)  # γ^s_y = 1/10 leaves no feasible γ^s_x: exit 1
+    assert out.exit_code == 1 and data["vary"] == "gamma_sx" and data["value"] is None
+    args = [f"{k}={v}" for k, v in T1B.items() if k != "gamma_sx"]
+    out = run(app, ["max-step", "fednorm.thm1", "--vary", "gamma_sx", "--json", "--set", *args])
     data = json.loads(out.stdout)
-    assert out.exit_code == 0 and data["vary"] == "gamma_sx"
+    assert out.exit_code == 0 and data["value"] >= 1e-6 and data["intervals"]
     args = [f"{k}={v}" for k, v in {**T1A, **BOUND1}.items()]
     out = run(app, ["bound", "fednorm.thm1", "--json", "--set", *args])
     assert out.exit_code == 0 and json.loads(out.stdout)["value"] == pytest.approx(
