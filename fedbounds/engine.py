@@ -226,7 +226,7 @@ _WITH_RELATIONS: dict[tuple[int, str, tuple[int, ...]], tuple[Theorem, Theorem]]
 
 def with_relations(thm: Theorem, vary: str, given: Iterable[str]) -> Theorem:
     """``thm`` with its relations between ``vary`` and ``given`` symbols added as conditions
-    (named ``relation: μ ≤ L_f``), so that max-step keeps ``vary`` where an instance can exist."""
+    (named ``relation: μ ≤ L_f``): max-step keeps ``vary`` where an instance can exist."""
     given = set(given)
     chosen = tuple(k for k, r in enumerate(thm.relations)
                    if vary in (names := _relation_names(thm, r))

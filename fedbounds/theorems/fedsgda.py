@@ -465,7 +465,8 @@ def _thm312(corrected: bool) -> Theorem:
         costs={"iterations": T, "communications": T / Q, "samples_per_client": b * T},
         errata=[E_WHICH_L, E_DRIFT, E_LEMC3, E_YBAR, E_MSS, E_SYNC],
         corrected_of="fedsgda.thm3.12" if corrected else None,
-        horizon=T, accuracy=epsilon, regime=REGIME_NCPL, relations=RELATIONS_NCPL, fixed_in_orders=FIXED_NCPL,
+        horizon=T, accuracy=epsilon, regime=REGIME_NCPL,
+        relations=RELATIONS_NCPL, fixed_in_orders=FIXED_NCPL,
         algorithms=["FedSGDA-M (Alg. 2)"],
         notes=["With the Theorem 3.12 parameters [L245] the STORM-noise and drift terms do not "
                "vanish as T grows: the rate needs Corollary 3.13's coupling of Q and B to T_0.",
@@ -573,7 +574,8 @@ def _cor313(corrected: bool) -> Theorem:
         specializations=list(_COR313_SPECS),
         errata=[E_WHICH_L, E_COR313, E_BATCH, E_DRIFT, E_LEMC3, E_YBAR, E_MSS, E_NCSC, E_SYNC],
         corrected_of="fedsgda.cor3.13" if corrected else None,
-        horizon=T_0, accuracy=epsilon, regime=REGIME_NCPL, relations=RELATIONS_NCPL, fixed_in_orders=FIXED_NCPL,
+        horizon=T_0, accuracy=epsilon, regime=REGIME_NCPL,
+        relations=RELATIONS_NCPL, fixed_in_orders=FIXED_NCPL,
         algorithms=["FedSGDA-M (Alg. 2)"],
         notes=["The orders treat L_f, Δ, Δ_y, σ, ζ as constants (L_f = 1, so κ = 1/μ in the "
                "derived column).",

@@ -89,10 +89,10 @@ LYAPUNOV = "E[V_T], V_t = ‖x_t − x*‖² + (γ/p)²‖h_t − F(x*)‖² + M
 COSTS = {"iterations": T, "communications": p * T}  # one prox (communication) w.p. p per step
 REGIME = [sp.Ge(M, 2 * B / rho), sp.Ge(ell, mu), sp.Ge(L_g, mu), sp.Ge(ell_hat, mu), sp.Ge(A, mu / 2),
           sp.Ge(kappa, 1), sp.Ge(L, mu), sp.Le(epsilon, V_0)]  # [derived] µ ≤ ℓ ≤ L_g etc.
-# [derived] every instance of the assumptions satisfies these (checked on user values): with
-# μ‖d‖² ≤ ⟨F(x) − F(x*), d⟩ (d = x − x*) and ‖F(x) − F(x*)‖² ≤ c⟨·⟩ (Cauchy–Schwarz) μ ≤ c, for
-# c = ℓ, and for c = L_g and ℓ̂ by Jensen's inequality; μ-strong monotonicity and L-Lipschitz F
-# give μ ≤ L, so κ = L/μ ≥ 1
+# [derived] every instance of the assumptions satisfies these (checked on user values):
+# μ‖d‖² ≤ ⟨F(x) − F(x*), d⟩ (d = x − x*) and ‖F(x) − F(x*)‖² ≤ c⟨·⟩ give μ ≤ c
+# (Cauchy–Schwarz) for c = ℓ, and for c = L_g and ℓ̂ by Jensen's inequality; μ-strong
+# monotonicity and an L-Lipschitz F give μ ≤ L, so κ = L/μ ≥ 1
 _QSM = "Assumption 2.1 [L88–L99]"
 RELATIONS = [
     Relation(sp.Ge(ell, mu), "a μ-quasi-strongly monotone, ℓ-star-cocoercive F has μ ≤ ℓ "
@@ -252,7 +252,8 @@ def _cor32(corrected: bool) -> Theorem:
         errata=[E_M_ZERO], corrected_of="proxskip.cor3.2" if corrected else None,
         existential={"M": "some M ≥ 2B/ρ, M > 0 (Corollary 3.2 [L148], corrected): any value "
                           "satisfying the conditions will do"} if corrected else {},
-        horizon=T, accuracy=epsilon, regime=REGIME, relations=RELATIONS, fixed_in_orders=FIXED, algorithms=ALGS_VIP)
+        horizon=T, accuracy=epsilon, regime=REGIME,
+        relations=RELATIONS, fixed_in_orders=FIXED, algorithms=ALGS_VIP)
 
 
 # -- Corollary 3.5 / Theorem 4.2 (ProxSkip-SGDA, -FL) ---------------------------------------------
@@ -288,7 +289,8 @@ def _sgda(id_: str, title: str, source: str, statement: str, factor: int, claime
                  "communications": sp.sqrt(claim) * sp.log(1 / epsilon)},
         claimed_source=claimed_source, specializations=specs,
         errata=[E_COR35_FACTOR, *extra_errata], corrected_of=corrected_of,
-        horizon=T, accuracy=epsilon, regime=REGIME, relations=RELATIONS, fixed_in_orders=FIXED, algorithms=algorithms)
+        horizon=T, accuracy=epsilon, regime=REGIME,
+        relations=RELATIONS, fixed_in_orders=FIXED, algorithms=algorithms)
 
 
 _det = Specialization(
@@ -431,7 +433,8 @@ def _svrg(id_: str, title: str, source: str, statement: str, claimed_source: str
                  "communications": sp.sqrt(ell_hat / mu) * sp.log(1 / epsilon)},
         claimed_source=claimed_source, specializations=specs, errata=errata,
         corrected_of=id_.removesuffix(".corrected") if corrected else None,
-        horizon=T, accuracy=epsilon, regime=REGIME, relations=RELATIONS, fixed_in_orders=FIXED, algorithms=algorithms)
+        horizon=T, accuracy=epsilon, regime=REGIME,
+        relations=RELATIONS, fixed_in_orders=FIXED, algorithms=algorithms)
 
 
 _svrg_minmax = Specialization(

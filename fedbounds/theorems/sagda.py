@@ -308,7 +308,8 @@ def build_thm1_opt1(corrected: bool) -> Theorem:
         bound_lhs=LHS, bound=_opt1_terms(corrected),
         errata=[E_A2_REPLACED, E_LEMMA5, E_LEMMA7, E_LSTAR],
         corrected_of="sagda.thm1.opt1" if corrected else None,
-        horizon=T, accuracy=epsilon, regime=REGIME, relations=RELATIONS, fixed_in_orders=FIXED, algorithms=ALG_SAGDA,
+        horizon=T, accuracy=epsilon, regime=REGIME,
+        relations=RELATIONS, fixed_in_orders=FIXED, algorithms=ALG_SAGDA,
         notes=["The printed bound has no M/m although the conditions do (through a_2)."])
 
 
@@ -375,7 +376,8 @@ def _thm1_opt2(corrected: bool) -> Theorem:
         conditions=conds, bound_lhs=LHS.replace("[L154]", "[L168]"), bound=_opt2_terms(),
         errata=[E_OPT2_SAMPLING, E_LSTAR],
         corrected_of="sagda.thm1.opt2" if corrected else None,
-        horizon=T, accuracy=epsilon, regime=REGIME, relations=RELATIONS, fixed_in_orders=FIXED, algorithms=ALG_SAGDA)
+        horizon=T, accuracy=epsilon, regime=REGIME,
+        relations=RELATIONS, fixed_in_orders=FIXED, algorithms=ALG_SAGDA)
 
 
 # -- Theorem 2 (FSGDA) ------------------------------------------------------------------------------
@@ -447,7 +449,8 @@ def build_thm2(corrected: bool) -> Theorem:
         bound=_fsgda_terms(corrected),
         errata=[E_THM2_LF100, E_THM2_PSI4, E_LSTAR],
         corrected_of="sagda.thm2" if corrected else None,
-        horizon=T, accuracy=epsilon, regime=REGIME, relations=RELATIONS, fixed_in_orders=FIXED, algorithms=ALG_FSGDA)
+        horizon=T, accuracy=epsilon, regime=REGIME,
+        relations=RELATIONS, fixed_in_orders=FIXED, algorithms=ALG_FSGDA)
 
 
 thm1_opt1 = build_thm1_opt1(False)
