@@ -275,9 +275,8 @@ def _print_max_step(t, vary: str, r: engine.MaxStepResult) -> None:
         else:
             msg = f"no feasible value; failing: {', '.join(r.binding_all) or '—'}"
         out.print(f"{t.id}: {vary}: {msg}", markup=False)
-        if r.intervals:
-            out.print(f"feasible set of {vary}: {engine.set_text(r.intervals)}", markup=False,
-                      highlight=False)
+        out.print(f"feasible set of {vary}: {engine.set_text(r.intervals)}", markup=False,
+                  highlight=False)
         if r.note:
             out.print(f"note: {r.note}", markup=False)
         return
