@@ -107,9 +107,15 @@ def render_svg(fig, path: Path) -> None:
                        label=mathtext(str(label)), zorder=2)
         _scales(ax, fig, xs_all)
         plain = FuncFormatter(lambda value, _pos: _tick(value))
-        for axis in (ax.xaxis, ax.yaxis):
+        for axis, log in ((ax.xaxis, ax.get_xscale() == "log"),
+                          (ax.yaxis, ax.get_yscale() == "log")):
             axis.set_major_formatter(plain)
-            axis.set_minor_formatter(NullFormatter())
+            # a log axis spanning less than a decade has at most one major label: label the
+            # minor ticks too (plainly)
+            low, high = sorted(axis.get_view_interval())
+            short = (log and 0 < low and math.isfinite(high)
+                     and math.log10(high) - math.log10(low) < 1)
+            axis.set_minor_formatter(plain if short else NullFormatter())
         if not fig.logx and _few_integers(xs_all):
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel(mathtext(fig.xlabel))

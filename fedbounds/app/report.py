@@ -145,7 +145,7 @@ def _num(x) -> str:
         if isinstance(x, float) and not math.isfinite(x):
             return str(x)
         return f"{x:.4g}"
-    return str(x)
+    return _typed(str(x))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -169,8 +169,20 @@ def _math(expr: sp.Basic | str, names: dict[str, str]) -> Math:
 
 
 def _prose(text: object, names: dict[str, str]) -> Prose:
-    return Prose(tuple((kind, part) if kind == "text" else ("math", _math(sp.Symbol(part), names))
+    return Prose(tuple((kind, _typed(part)) if kind == "text"
+                       else ("math", _math(sp.Symbol(part), names))
                        for kind, part in mathtext.prose_parts(str(text), names)))
+
+
+_TYPED_MATH = {"sqrt(": "√(", "**": "^", "<=": "≤", ">=": "≥", "Max(": "max(", "Min(": "min("}
+
+
+def _typed(text: str) -> str:
+    """Typed text (a condition's name, a claim's prediction) with code spellings of math in
+    the reader's: ``sqrt(`` → ``√(``, ``**`` → ``^``, ``<=`` → ``≤`` …"""
+    for code, shown in _TYPED_MATH.items():
+        text = text.replace(code, shown)
+    return text
 
 
 def _text_then_math(*parts: str | sp.Basic, names: dict[str, str]) -> Prose:
