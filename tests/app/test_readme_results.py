@@ -9,8 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from fedbounds.app.report import (RESULTS_BEGIN, RESULTS_END, default_readme, results_block,
-                                  update_readme)
+from fedbounds.app.report import (
+    RESULTS_BEGIN,
+    RESULTS_END,
+    default_readme,
+    results_block,
+    update_readme,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
