@@ -59,7 +59,7 @@ from ..fitting import loglog_slope, mean_ci, replica_slope
 
 PREDICTIONS = Predictions(
     "feddro", 15, "the numbered checkable predictions of the paper's theorems, corollaries, "
-    "lemmas and experiments: claims p1–p15 test them; higher numbers are ours")
+    "lemmas and experiments: claims p1–p15 test them; higher numbers are additions")
 
 
 def _abc(params: Params) -> dict[str, float]:

@@ -48,7 +48,7 @@ ETAS, P4_ETAS = (0.02, 0.01, 0.005, 0.0025), (0.01, 0.005, 0.0025, 0.00125)
 
 PREDICTIONS = Predictions(
     "fednorm", 19, "the numbered checkable predictions of the paper's theorems, corollaries, "
-    "lemmas and experiments: claims p1–p19 test them; higher numbers are ours")
+    "lemmas and experiments: claims p1–p19 test them; higher numbers are additions")
 
 
 @claim("fednorm.p1", title="Local SGDA converges to the mismatched saddle z*(w), w ∝ p_iτ_i",

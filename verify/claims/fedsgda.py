@@ -66,7 +66,7 @@ AVERAGE = "(1/T) Σ E‖∇Φ(x̄_t)‖²"
 
 PREDICTIONS = Predictions(
     "fedsgda", 15, "the numbered checkable predictions of the paper's theorems, corollaries, "
-    "lemmas and experiments: claims p1–p15 test them; higher numbers are ours")
+    "lemmas and experiments: claims p1–p15 test them; higher numbers are additions")
 
 
 def _averages(alg: Algorithm, g: MinMaxGame, cfg: dict[str, Any], T: int, R: int, seed: int,

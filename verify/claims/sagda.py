@@ -54,7 +54,7 @@ ALGORITHMS = (FSGDA, SAGDA_I, SAGDA_II)  # option 0, 1, 2
 
 PREDICTIONS = Predictions(
     "sagda", 15, "the numbered checkable predictions of the paper's theorems, corollaries, "
-    "lemmas and experiments: claims p1–p15 test them; higher numbers are ours")
+    "lemmas and experiments: claims p1–p15 test them; higher numbers are additions")
 
 
 def _floor(alg: Algorithm, g: Any, config: dict[str, Any], T: int, R: int, seed: int

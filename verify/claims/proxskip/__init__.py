@@ -14,7 +14,7 @@ from . import instances, noise, pep, rates
 
 PREDICTIONS = Predictions(
     "proxskip", 19, "the numbered checkable predictions of the paper's theorems, corollaries, "
-    "lemmas and experiments: claims p1–p19 test them; higher numbers are ours")
+    "lemmas and experiments: claims p1–p19 test them; higher numbers are additions")
 
 # the specs in the order P1–P26 (discovery keeps the order in which they are bound here)
 p1, p2, p3, p4, p5 = rates.p1, rates.p2, rates.p3, noise.p4, noise.p5
