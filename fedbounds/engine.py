@@ -607,7 +607,8 @@ def _beyond(probe: _Probe, start: Fraction) -> _Top:
     return _Top("unproven")
 
 
-def max_step(thm: Theorem, vary: str, values: Values) -> MaxStepResult:
+def max_step(thm: Theorem, vary: str, values: Values, exact_ends: bool = False
+             ) -> MaxStepResult:
     """Largest value of ``vary`` satisfying every condition of ``thm``, the others fixed.
 
     Generic: conditions need not be monotone in ``vary``, may contain Min/Max/Piecewise. The
@@ -618,7 +619,9 @@ def max_step(thm: Theorem, vary: str, values: Values) -> MaxStepResult:
     (1e308) passes, unboundedness is proven symbolically (the margins keep their sign beyond)
     or the search goes on to the largest double. The value always passes :func:`check` (see
     :class:`MaxStepResult`). The feasible set is reported as segments (``interval`` False when
-    several); windows narrower than the grid spacing (2.3%) can be missed.
+    several); windows narrower than the grid spacing (2.3%) can be missed. ``intervals`` has
+    every piece; its inner ends are exact (boundary roots) only with ``exact_ends`` (the CLI:
+    a root costs sympy time), else their floats.
     """
     c = compiled(thm)
     cond_inputs = c.condition_inputs
@@ -641,7 +644,7 @@ def max_step(thm: Theorem, vary: str, values: Values) -> MaxStepResult:
         fails = probe.failing(float(grid[0]))
         return MaxStepResult(vary, None, fails[0] if fails else None, fails, False, False, [])
     result = _answer(probe, dom, top, [s[:2] for s in segments])
-    result.intervals = _intervals(probe, dom, result)
+    result.intervals = _intervals(probe, dom, result, exact_ends)
     return result
 
 
@@ -695,11 +698,11 @@ def _inner_end(probe: _Probe, inside: float, outside: float, exact_ok: bool) -> 
     return _end(inside, boundary, closed)
 
 
-def _intervals(probe: _Probe, dom: Domain, r: MaxStepResult) -> list[dict]:
+def _intervals(probe: _Probe, dom: Domain, r: MaxStepResult, exact_ends: bool) -> list[dict]:
     """The pieces of the feasible set with both ends (see :class:`MaxStepResult`)."""
     out = []
     for k, (lo, hi) in enumerate(r.segments):
-        exact_ok = k < _EXACT_ENDS or k == len(r.segments) - 1
+        exact_ok = exact_ends and (k < _EXACT_ENDS or k == len(r.segments) - 1)
         if dom.integer:
             first, last = math.ceil(lo), (math.floor(hi) if math.isfinite(hi) else None)
             lo_end = _end(float(first), str(first), True)
@@ -821,7 +824,7 @@ def _candidates(best: float, lo: float, hi: float) -> list[Fraction]:
 
 
 def max_step_choosing(thm: Theorem, vary: str, values: Values, choose: str,
-                      words: str = "") -> MaxStepResult:
+                      words: str = "", exact_ends: bool = False) -> MaxStepResult:
     """:func:`max_step` of ``vary`` when ``choose`` (a symbol the statement only asks to exist)
     is not given: ``choose`` is searched over its domain for the value allowing the largest
     ``vary`` (float64 scan: 2.5 points per decade, then zooming on the best to 1e-13), the
@@ -830,7 +833,7 @@ def max_step_choosing(thm: Theorem, vary: str, values: Values, choose: str,
     search, not a proof: an optimum in a window narrower than the scan can be missed."""
     c = compiled(thm)
     if choose not in c.condition_inputs or choose == vary:
-        return max_step(thm, vary, values)
+        return max_step(thm, vary, values, exact_ends)
     validate(thm, values, [n for n in c.condition_inputs if n not in (vary, choose)])
     grid = _grid(*_bounds(thm.notation.spec(vary).domain))
     cdom = thm.notation.spec(choose).domain
@@ -843,7 +846,7 @@ def max_step_choosing(thm: Theorem, vary: str, values: Values, choose: str,
     k = int(np.argmax(tops))
     best, lo, hi = tops[k], float(xs[max(k - 1, 0)]), float(xs[min(k + 1, xs.size - 1)])
     if best == -math.inf:  # nothing feasible whatever the choice: report at the scan's first
-        return max_step(thm, vary, {**values, choose: Fraction(float(xs[0]))})
+        return max_step(thm, vary, {**values, choose: Fraction(float(xs[0]))}, exact_ends)
     best_x = float(xs[k])
     for _ in range(40):
         if hi - lo <= 1e-13 * max(abs(lo), abs(hi)):
@@ -860,7 +863,7 @@ def max_step_choosing(thm: Theorem, vary: str, values: Values, choose: str,
         (float(x), float(x) / 2, float(x) * 2) for x in sorted(
             (x for x, top in zip(xs, tops, strict=True) if top >= need and x > 0),
             key=lambda x: abs(math.log10(x)))[:60]])
-    result = max_step(thm, vary, {**values, choose: pick})
+    result = max_step(thm, vary, {**values, choose: pick}, exact_ends)
     text = exact.decimal_text(pick)
     result.chosen = {choose: text}
     edge = [r.name for r in check(thm, {**values, choose: pick, vary: Fraction(1)})[1]

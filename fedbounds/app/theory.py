@@ -250,8 +250,9 @@ def max_step(theorem_id: Annotated[str, typer.Argument(metavar="ID")],
     if len(choose) > 1:
         raise BadInput("--set", f"give all but one of {', '.join(choose)} (the statement only "
                        "asks them to exist; max-step chooses one of them at a time)")
-    r = (engine.max_step_choosing(searched, vary, values, choose[0], t.existential[choose[0]])
-         if choose else engine.max_step(searched, vary, values))
+    r = (engine.max_step_choosing(searched, vary, values, choose[0], t.existential[choose[0]],
+                                  exact_ends=True)
+         if choose else engine.max_step(searched, vary, values, exact_ends=True))
     feasible = r.value is not None or r.unbounded or r.unbounded_unproven
     if json_:
         emit_json(r.as_json(t.id))

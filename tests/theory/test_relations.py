@@ -103,19 +103,23 @@ def test_no_ratio_explanation_when_the_ratio_is_allowed() -> None:
 # -- the whole feasible set ----------------------------------------------------------------------
 def test_feasible_set_pieces_with_exact_closed_and_open_ends() -> None:
     t = _toy([("outside (1, 2)", sp.Ge((X - 1) * (X - 2), 0)), ("x <= 3", sp.Le(X, 3))])
-    r = engine.max_step(t, "x", {})
+    r = engine.max_step(t, "x", {}, exact_ends=True)
     assert [(p["lo"]["exact"], p["hi"]["exact"]) for p in r.intervals] == [("0", "1"),
                                                                           ("2", "3")]
     assert [(p["lo"]["closed"], p["hi"]["closed"]) for p in r.intervals] == [(False, True),
                                                                             (True, True)]
     assert engine.set_text(r.intervals) == "(0, 1] ∪ [2, 3]"
     strict = _toy([("outside [1, 2]", sp.Gt((X - 1) * (X - 2), 0)), ("x < 3", sp.Lt(X, 3))])
-    assert engine.set_text(engine.max_step(strict, "x", {}).intervals) == "(0, 1) ∪ (2, 3)"
+    assert engine.set_text(engine.max_step(strict, "x", {}, True).intervals) == \
+        "(0, 1) ∪ (2, 3)"
+    # without exact ends (the default, cheaper for library callers) the inner ends are floats
+    floats = engine.max_step(t, "x", {}).intervals
+    assert floats[1]["lo"]["exact"] is None and floats[1]["lo"]["value"] == pytest.approx(2)
 
 
 def test_unbounded_set_shows_its_lower_end() -> None:
     t = _toy([("x >= 1/2", sp.Ge(X, sp.Rational(1, 2)))])
-    r = engine.max_step(t, "x", {})
+    r = engine.max_step(t, "x", {}, exact_ends=True)
     assert r.unbounded and engine.set_text(r.intervals) == "[1/2, ∞)"
     assert r.intervals[0]["hi"]["value"] is None
 
