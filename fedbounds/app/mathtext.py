@@ -12,8 +12,10 @@ notation.
 
 from __future__ import annotations
 
+import html
 import re
 from xml.dom.minidom import Document, Element
+from xml.sax.saxutils import escape as xml_escape
 
 import sympy as sp
 from markupsafe import Markup, escape
@@ -159,6 +161,15 @@ class NotationMathML(MathMLPresentationPrinter):
     def __init__(self, names: dict[str, str]) -> None:
         super().__init__({"mul_symbol": None, "ln_notation": False})
         self.names = names
+        raw_text = self.dom.createTextNode  # sympy's: writes its data unescaped
+
+        def escaped_text(data: str):
+            # sympy writes some characters as entities (&pi;, &#x221E;, &InvisibleTimes;) and
+            # relations as a bare ``<``: decode them, then escape for XML, so that no text
+            # (a relation, a notation's name) can ever become markup
+            return raw_text(xml_escape(html.unescape(data)))
+
+        self.dom.createTextNode = escaped_text
 
     def _print_Symbol(self, sym, style="plain"):
         if sym.name in self.names:

@@ -1,8 +1,11 @@
 """Report pages show data as text: every theorem's statement, condition relations and bound
-terms (``Σ_{t<T} …``, ``x<T and y>z``) appear whole in the HTML page's text, and no tag but the
-templates' own is ever opened. The Markdown page, rendered by a CommonMark + tables renderer
-with raw HTML allowed, shows the same texts (nothing HTML-escaped in it, no table broken by a
-``|``), and a statement can never become a tag there either.
+terms appear whole in the paper's pages, printed in the paper's notation (the HTML page as
+MathML, the Markdown page as ``$…$`` LaTeX; statements as prose with their symbols set as
+math), and no tag but the templates' own and MathML's is ever opened. Every ``<math>``
+element is well-formed XML (a relation's ``<`` is ``&lt;``, never a raw character). The Markdown
+page, rendered by a CommonMark + tables renderer with raw HTML allowed, shows hostile texts
+verbatim (nothing HTML-escaped in it, no table broken by a ``|``), and a statement can never
+become a tag there either.
 
 The default test replaces the symbolic complexity derivation (minutes for all papers) and the
 findings by hostile text; the slow one renders the real report of every paper.
@@ -10,6 +13,8 @@ findings by hostile text; the slow one renders the real report of every paper.
 
 from __future__ import annotations
 
+import re
+import xml.etree.ElementTree as ElementTree
 from html.parser import HTMLParser
 from pathlib import Path
 from types import SimpleNamespace
@@ -19,15 +24,23 @@ import pytest
 import sympy as sp
 
 from fedbounds import registry
-from fedbounds.app import report
+from fedbounds.app import mathtext, report
 from fedbounds.verify import catalog
 from fedbounds.verify.claim import FigureSpec, Interval, Measurement, claim
 
-TEMPLATE_TAGS = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "p", "a",
-                 "code", "table", "tr", "th", "td", "small", "br", "em", "span", "img",
-                 "details", "summary", "pre", "ul", "li"}
+LAYOUT_TAGS = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "p", "a",
+               "code", "table", "tr", "th", "td", "small", "br", "em", "span", "img",
+               "details", "summary", "pre", "ul", "li", "section", "dl", "dt", "dd", "div",
+               "footer", "i", "b"}
+MATHML_TAGS = {"math", "mrow", "mi", "mn", "mo", "msub", "msup", "msubsup", "mfrac", "msqrt",
+               "mroot", "mover", "munder", "munderover", "mtable", "mtr", "mtd", "mtext",
+               "mfenced", "mspace", "mstyle"}
+TEMPLATE_TAGS = LAYOUT_TAGS | MATHML_TAGS
 MARKDOWN_TAGS = {"h1", "h2", "h3", "p", "a", "code", "table", "thead", "tbody", "tr", "th", "td",
-                 "em", "strong", "img", "details", "summary", "pre", "ul", "li"}
+                 "em", "strong", "img", "details", "summary", "pre", "ul", "li", "hr"}
+SYMPY_SYNTAX = ("**", "Max(", "Min(", "Piecewise(", "sqrt(")
+RELATION_SIGNS = {sp.StrictLessThan: "&lt;", sp.StrictGreaterThan: "&gt;", sp.LessThan: "≤",
+                  sp.GreaterThan: "≥"}
 HOSTILE = ["x<T and y>z", "<script>alert(1)</script>", "Σ_{t<T} a*b* & c | d", "<b>bold</b>"]
 
 
@@ -85,25 +98,47 @@ def markdown_page(text: str) -> Page:
 
 
 def check_pages(out: Path) -> None:
-    """Every theorem's texts in its paper's pages; only the templates' tags."""
+    """Every theorem's texts in its paper's pages, in the notation; only the templates' tags
+    and MathML; every formula well-formed; no sympy syntax in the text a reader sees."""
     for paper in registry.papers():
-        html = Page((out / f"{paper}.html").read_text(encoding="utf-8"))
+        html_source = (out / f"{paper}.html").read_text(encoding="utf-8")
+        html = Page(html_source)
         md_source = (out / f"{paper}.md").read_text(encoding="utf-8")
         md = markdown_page(md_source)
         assert set(html.tags) <= TEMPLATE_TAGS, set(html.tags) - TEMPLATE_TAGS
         assert set(md.tags) <= MARKDOWN_TAGS, set(md.tags) - MARKDOWN_TAGS
         assert "&lt;" not in md_source and "&amp;" not in md_source
+        assert "<math" not in md_source  # the Markdown page has LaTeX, not MathML
+        for formula in re.findall(r"<math\b.*?</math>", html_source, re.S):
+            ElementTree.fromstring(formula)  # well-formed: no text became markup
+        for token in SYMPY_SYNTAX:
+            assert not any(token in chunk for chunk in html.chunks), (paper, token)
         theorems = [t for t in registry.theorems().values() if t.paper == paper]
         assert theorems
-        for page in (html, md):
-            for theorem in theorems:
-                assert theorem.statement in page.chunks, (paper, theorem.id)
-                for condition in theorem.conditions:
-                    assert sp.sstr(condition.rel) in page.chunks, (theorem.id, condition.name)
-                for term in theorem.bound:
-                    assert sp.sstr(term.expr) in page.chunks, (theorem.id, term.name)
+        for theorem in theorems:
+            check_theorem(theorem, html_source, md_source)
     index = Page((out / "index.html").read_text(encoding="utf-8"))
     assert set(index.tags) <= TEMPLATE_TAGS
+
+
+def check_theorem(theorem, html_source: str, md_source: str) -> None:
+    """The statement (prose with symbols as math), each condition and each bound term
+    (MathML in the HTML page, ``$…$`` in the Markdown page) present whole."""
+    names = mathtext.symbol_names(theorem.notation)
+    statement = report._prose(theorem.statement, names)
+    assert str(report.html_math(statement)) in html_source, theorem.id
+    assert report.md_math(statement, inline=False) in md_source, theorem.id
+    for condition in theorem.conditions:
+        formula = report._math(condition.rel, names)
+        assert formula.html.startswith("<math") and formula.md.startswith("$")
+        sign = RELATION_SIGNS.get(type(condition.rel))
+        assert sign is None or f"<mo>{sign}</mo>" in formula.html, (theorem.id, formula.html)
+        assert formula.html in html_source, (theorem.id, condition.name)
+        assert report.md_math(formula, cell=True) in md_source, (theorem.id, condition.name)
+    for term in theorem.bound:
+        formula = report._math(term.expr, names)
+        assert formula.html in html_source, (theorem.id, term.name)
+        assert formula.md in md_source, (theorem.id, term.name)
 
 
 def test_pages_show_data_as_text(tmp_path: Path, monkeypatch) -> None:
@@ -150,3 +185,17 @@ def test_markdown_filters_keep_plain_text_plain() -> None:
     assert report.md_code("a<b & c*d") == "`a<b & c*d`"
     assert report.web_url("javascript:alert(1)") == "#"
     assert report.web_url("https://arxiv.org/abs/1") == "https://arxiv.org/abs/1"
+
+
+@pytest.mark.parametrize("expr", [sp.Lt(sp.Symbol("a_b"), 1), sp.Symbol("a_b") * sp.pi,
+                                  sp.Max(sp.Symbol("a_b"), sp.Symbol("c"))])
+def test_mathml_text_is_escaped(expr: sp.Basic) -> None:
+    """A relation's ``<`` and a hostile notation name are text in the MathML, never markup;
+    sympy's entities (π, invisible times) come out as characters (well-formed XML)."""
+    names = {"a_b": "<script>x</script>&"}
+    formula = str(mathtext.to_mathml(expr, names))
+    tree = ElementTree.fromstring(formula)
+    assert tree.tag == "math"
+    assert {el.tag for el in tree.iter()} <= MATHML_TAGS
+    assert "<script" not in formula and "&lt;" in formula
+    assert "<script>" in "".join(tree.itertext())  # shown as text
