@@ -344,27 +344,40 @@ def report(profile: ProfileOpt = "quick", backend: BackendOpt = "serial", seed: 
            out_dir: Annotated[Path, typer.Option("--out", help="output folder")] = Path("reports"),
            paper: Annotated[list[str] | None, typer.Option("--paper", help="only these papers")] = None,
            instance_seed: InstanceSeedOpt = 0, store: StoreOpt = None, fresh: FreshOpt = False,
-           scheduler: SchedulerOpt = None, json_: JsonOpt = False) -> None:
+           scheduler: SchedulerOpt = None,
+           readme: Annotated[Path | None, typer.Option(
+               "--readme", metavar="PATH",
+               help="rewrite the results block (between <!-- results:begin --> and "
+                    "<!-- results:end -->) of this README from the new verdicts; default: the "
+                    "checkout's README.md when --out is its reports/ folder")] = None,
+           no_readme: Annotated[bool, typer.Option(
+               "--no-readme", help="leave every README alone")] = False,
+           json_: JsonOpt = False) -> None:
     """Run every claim and write reports/index.html, <paper>.md/.html and one SVG per claim.
     Verdicts and complexity derivations already in the store are reused unless --fresh; the
     written files hold results only (no times), so an unchanged result leaves them as they
-    were."""
+    were. A report into a checkout's reports/ also rewrites the README's results block (see
+    --readme, --no-readme)."""
     from fedbounds import registry
     from fedbounds.verify import catalog
 
-    from .report import write_report
+    from .report import readme_target, write_report
     from .store import store_path
 
     _check_run_options(profile, backend, scheduler, seed, instance_seed)
     for p in paper or []:
         if p not in registry.papers():
             raise BadInput("--paper", f"unknown paper {p!r}; allowed: {', '.join(registry.papers())}")
+    if readme is not None and no_readme:
+        raise BadInput("--no-readme", "cannot be combined with --readme")
+    if readme is not None:
+        readme_target(out_dir, readme)  # a README without the markers: refused before running
     n = sum(1 for c in catalog.claims().values() if not paper or c.paper in paper)
     prog, step = _progress(n, "report")
     with prog:
         summary = write_report(out_dir, profile, backend, seed, paper, step,
                                instance_seed=instance_seed, store=store_path(store), fresh=fresh,
-                               scheduler=scheduler)
+                               scheduler=scheduler, readme=False if no_readme else readme)
     if json_:
         emit_json({"out": str(out_dir), **summary})
         return
@@ -373,6 +386,9 @@ def report(profile: ProfileOpt = "quick", backend: BackendOpt = "serial", seed: 
     out.print(f"wrote {out_dir}/index.html ({len(summary['claims'])} claims: "
               + ", ".join(f"{k} {v}" for k, v in counts.items())
               + (f"; {cached} from the result store" if cached else "") + ")")
+    if summary.get("readme"):
+        out.print(f"{'updated' if summary['readme_changed'] else 'unchanged'}: the results "
+                  f"block of {summary['readme']}")
 
 
 @app.command()

@@ -374,7 +374,9 @@ def write_report(out: Path, profile: str = "quick", backend: str = "serial", see
     ``readme``: the README whose results block (between :data:`RESULTS_BEGIN` and
     :data:`RESULTS_END`) is rewritten from the verdicts just written; ``None`` (default) means
     the checkout's README.md when ``out`` is the ``reports`` folder of a repository checkout
-    whose README has the markers (:func:`default_readme`), ``False`` never.
+    whose README has the markers (:func:`default_readme`), ``False`` never. A given README
+    without the markers is ``BadInput("--readme", …)`` before anything runs. The summary names
+    the README rewritten (``readme``, or None) and whether it changed (``readme_changed``).
 
     ``out`` must be missing, empty, or an earlier report (``BadInput("--out", …)`` otherwise,
     before anything runs or is written). With a result store (``store``), stored verdicts and
@@ -384,6 +386,7 @@ def write_report(out: Path, profile: str = "quick", backend: str = "serial", see
 
     check_backend(backend, scheduler)
     out = report_folder(out)
+    target = readme_target(out, readme)  # checked before anything runs
     sweep_stale(out.parent, out.name)
     keys = papers or list(registry.papers())
     all_claims = catalog.claims()
@@ -411,10 +414,11 @@ def write_report(out: Path, profile: str = "quick", backend: str = "serial", see
                 db.close()
         report_folder(out)  # still ours to replace (nothing turned up there meanwhile)
         replace_folder(tmp, out)
-    target = default_readme(out) if readme is None else (readme or None)
+    changed = False
     if target is not None:
-        update_readme(Path(target), json.loads((out / "verdicts.json").read_text("utf-8")))
-    return {"claims": [{**r.verdict.as_json(), "cached": r.cached} for r in results]}
+        changed = update_readme(target, json.loads((out / "verdicts.json").read_text("utf-8")))
+    return {"claims": [{**r.verdict.as_json(), "cached": r.cached} for r in results],
+            "readme": None if target is None else str(target), "readme_changed": changed}
 
 
 def render_pages(folder: Path, keys: list[str], theories: dict, verdicts: dict,
@@ -638,6 +642,23 @@ def default_readme(out: Path) -> Path | None:
     if not readme.is_file():
         return None
     return readme if _RESULTS.search(readme.read_text(encoding="utf-8")) else None
+
+
+def readme_target(out: Path, readme: Path | str | bool | None) -> Path | None:
+    """The README a report into ``out`` rewrites: ``readme`` itself (it must be a file with the
+    results markers, else :class:`BadInput`), the checkout's (:func:`default_readme`) for None
+    or True, none for False."""
+    if readme is None or readme is True:
+        return default_readme(out)
+    if readme is False:
+        return None
+    path = Path(readme).expanduser()
+    if not path.is_file():
+        raise BadInput("--readme", f"{path} is not a file")
+    if not _RESULTS.search(path.read_text(encoding="utf-8", errors="replace")):
+        raise BadInput("--readme", f"{path} has no {RESULTS_BEGIN} … {RESULTS_END} block "
+                                   "(add the two markers where the results should go)")
+    return path
 
 
 def results_block(verdicts: dict) -> str:
