@@ -43,6 +43,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load on f
         Domain,
         Erratum,
         Notation,
+        Relation,
         Specialization,
         Term,
         Theorem,
@@ -59,7 +60,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     **{name: ("model", name) for name in (
         "NONNEGATIVE", "NONNEGATIVE_INTEGER", "OPEN_UNIT", "POSITIVE", "POSITIVE_INTEGER",
         "PROBABILITY", "REAL", "UNIT", "Condition", "Domain", "Erratum", "Notation",
-        "Specialization", "Term", "Theorem")},
+        "Relation", "Specialization", "Term", "Theorem")},
     "theorem": ("registry", "get"),
     "load_file": ("registry", "load_file"),
     "theorems": ("registry", "theorems"),
@@ -83,7 +84,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "BadInput", "Condition", "Domain", "Erratum", "NONNEGATIVE", "NONNEGATIVE_INTEGER",
-    "Notation", "OPEN_UNIT", "POSITIVE", "POSITIVE_INTEGER", "PROBABILITY", "REAL",
+    "Notation", "OPEN_UNIT", "POSITIVE", "POSITIVE_INTEGER", "PROBABILITY", "REAL", "Relation",
     "Specialization", "Term", "Theorem", "UNIT", "__version__", "bound", "check", "derive",
     "load_file", "max_step", "schedule_values", "theorem", "theorems",
 ]

@@ -81,10 +81,14 @@ def list_cmd(theorems: TheoremsOpt = None, json_: JsonOpt = False) -> None:
     for kind, items in extra.items():
         if items:
             t = Table(title=kind)
-            t.add_column("id")
+            t.add_column("id", no_wrap=True)
+            if kind == "claims":  # whose prediction it is: paper, derived or conjecture
+                t.add_column("provenance", no_wrap=True)
             t.add_column("description")
             for it in items:
-                t.add_row(*esc(it["id"], it.get("description", "")))
+                cells = [it["id"], *([it["provenance"]] if kind == "claims" else []),
+                         it.get("description", "")]
+                t.add_row(*esc(*cells))
             out.print(t)
 
 
