@@ -128,7 +128,8 @@ class Measurement:
     has one), a reference value the rule may compare against when the run computes it (e.g. a
     theorem's bound at the instance's constants), the figure's series and reference lines, the
     evidence, the run that reproduces it, side checks, and ``diverged`` / ``inconclusive``
-    reasons when the experiment blew up or gave too little signal."""
+    reasons when the experiment blew up or gave too little signal. ``bands`` (label → (x,
+    lower, upper)) are confidence bands drawn around series (figure only: no rule reads them)."""
 
     statistic: float | None
     interval: tuple[float, float] | None = None
@@ -142,6 +143,7 @@ class Measurement:
     inconclusive: str | None = None
     predicted: float | str | None = None  # shown instead of the rule's value when given
     tolerance: float | str | None = None
+    bands: dict[str, tuple[list[float], list[float], list[float]]] = field(default_factory=dict)
 
 
 # ---- decision rules ----------------------------------------------------------------------------
@@ -303,7 +305,8 @@ class FigureSpec:
 
 @dataclass
 class Figure:
-    """Data for one figure: named series of (x, y), axis labels and reference lines."""
+    """Data for one figure: named series of (x, y), axis labels, reference lines and
+    confidence bands (label → (x, lower, upper)), shaded where the data has replica intervals."""
 
     title: str
     xlabel: str
@@ -313,6 +316,7 @@ class Figure:
     logy: bool = True
     hlines: dict[str, float] = field(default_factory=dict)
     kind: Literal["line", "scatter"] = "line"
+    bands: dict[str, tuple[list[float], list[float], list[float]]] = field(default_factory=dict)
 
 
 Measure = Callable[[Params, int], Measurement]
@@ -582,7 +586,8 @@ def evaluate(spec: ClaimSpec, profile: str = "quick", seed: int = 0, instance_se
     evidence.setdefault("params", {k: v for k, v in params.items()
                                    if isinstance(v, (int, float, str, bool))})
     figure = Figure(spec.figure.title, spec.figure.xlabel, spec.figure.ylabel, dict(m.series),
-                    spec.figure.logx, spec.figure.logy, dict(m.hlines), spec.figure.kind)
+                    spec.figure.logx, spec.figure.logy, dict(m.hlines), spec.figure.kind,
+                    dict(m.bands))
     try:
         predicted, tolerance = spec.rule.expected(m, params)
         words = spec.rule.words(m, params)

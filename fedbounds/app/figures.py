@@ -4,7 +4,9 @@
   eight colours a series also changes line style (scatter: marker), so no two series look alike;
 * reference values (``hlines``: the prediction, a bound, a limit) are dashed grey-to-black lines
   named in the legend, never text on the plot, so their labels cannot overlap; a figure's
-  ``bands`` (label → (x, lower, upper), where the data has replica intervals) are shaded;
+  ``bands`` (label → (x, lower, upper), where the data has replica intervals) are shaded, a
+  band named like a series in that series' colour under one legend entry for all such bands
+  (:data:`BAND_LEGEND`), any other band in its own colour under its own name;
 * the legend sits outside the axes on the right; axis labels and legend entries with sub- or
   superscripts (``η_{x,l}``, ``T^{1/4}``) are set as matplotlib mathtext;
 * a linear axis whose values are a few integers (categories such as algorithm options) gets
@@ -29,6 +31,8 @@ REFERENCE_STYLES = ((0, (5, 3)), (0, (1, 2)), (0, (6, 2, 1, 2)), (0, (3, 1)))
 FIGURE_SIZE = (7.2, 3.9)  # inches; the axes keep fixed margins (below) instead of tight_layout
 AXES_BOX = (0.10, 0.14, 0.60, 0.76)  # left, bottom, width, height (figure fraction)
 AXES_BOX_NO_LEGEND = (0.10, 0.14, 0.86, 0.76)
+BAND_ALPHA = 0.18
+BAND_LEGEND = "shaded: confidence interval"
 
 _PIECE = r"(?:[^\s,;:()|=·{}]|\{[^{}]*\})"
 _MATHY = re.compile(f"{_PIECE}*[_^]{_PIECE}*")
@@ -87,20 +91,21 @@ def render_svg(fig, path: Path) -> None:
                          "axes.grid": True, "grid.color": "#e6e6e6", "grid.linewidth": 0.6,
                          "mathtext.fontset": "dejavusans"}):
         figure = plt.figure(figsize=FIGURE_SIZE)
-        handles = len(fig.series) + len(fig.hlines) + len(getattr(fig, "bands", {}) or {})
+        bands = getattr(fig, "bands", None) or {}
+        handles = len(fig.series) + len(fig.hlines) + len(bands)
         ax = figure.add_axes(AXES_BOX if handles else AXES_BOX_NO_LEGEND)
         xs_all: list[float] = []
+        colours: dict[str, str] = {}
         for i, (label, (xs, ys)) in enumerate(fig.series.items()):
             style = series_style(i)
+            colours[label] = style["color"]
             xs_all += list(xs)
             if fig.kind == "scatter":
                 ax.scatter(xs, ys, label=mathtext(label), s=22, color=style["color"],
                            marker=MARKERS[(i // len(OKABE_ITO) + i) % len(MARKERS)], zorder=3)
             else:
                 ax.plot(xs, ys, label=mathtext(label), lw=1.5, **style)
-        for i, (label, (xs, lo, hi)) in enumerate((getattr(fig, "bands", {}) or {}).items()):
-            ax.fill_between(xs, lo, hi, color=OKABE_ITO[i % len(OKABE_ITO)], alpha=0.18,
-                            lw=0, label=mathtext(label))
+        _draw_bands(ax, bands, colours)
         for i, (label, y) in enumerate(fig.hlines.items()):
             ax.axhline(y, lw=1.2, color=REFERENCE_COLOURS[i % len(REFERENCE_COLOURS)],
                        linestyle=REFERENCE_STYLES[i % len(REFERENCE_STYLES)],
@@ -126,6 +131,25 @@ def render_svg(fig, path: Path) -> None:
                       frameon=False, borderaxespad=0.0, handlelength=2.6)
         figure.savefig(path, format="svg", metadata={"Date": None})
         plt.close(figure)
+
+
+def _draw_bands(ax, bands: dict, colours: dict[str, str]) -> None:
+    """Shade each band (x, lower, upper): in its series' colour when it is named like one
+    (one legend entry, :data:`BAND_LEGEND`, for all of those), else in the next palette
+    colour under its own name."""
+    own = len(colours)
+    matched = False
+    for label, (xs, lower, upper) in bands.items():
+        if label in colours:
+            colour, name, matched = colours[label], "_band", True
+        else:
+            colour, name = series_style(own)["color"], mathtext(label)
+            own += 1
+        ax.fill_between(xs, lower, upper, color=colour, alpha=BAND_ALPHA, lw=0, label=name,
+                        zorder=1)
+    if matched:
+        ax.fill_between([], [], [], color="#777777", alpha=BAND_ALPHA * 2, lw=0,
+                        label=BAND_LEGEND)
 
 
 def _scales(ax, fig, xs_all: list[float]) -> None:

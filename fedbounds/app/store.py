@@ -273,13 +273,19 @@ def _plain(value: Any) -> Any:
 
 
 def figure_json(figure: Figure | None) -> str | None:
-    """A figure's data as JSON text (series as [xs, ys] lists)."""
+    """A figure's data as JSON text (series as [xs, ys] lists, bands as [xs, lower, upper];
+    no ``bands`` key for a figure without bands, so that its JSON and key stay as before)."""
     if figure is None:
         return None
     series = {name: [_json_list(xs), _json_list(ys)] for name, (xs, ys) in figure.series.items()}
-    return _json({"title": figure.title, "xlabel": figure.xlabel, "ylabel": figure.ylabel,
-                  "series": series, "logx": figure.logx, "logy": figure.logy,
-                  "hlines": figure.hlines, "kind": figure.kind})
+    doc = {"title": figure.title, "xlabel": figure.xlabel, "ylabel": figure.ylabel,
+           "series": series, "logx": figure.logx, "logy": figure.logy,
+           "hlines": figure.hlines, "kind": figure.kind}
+    bands = getattr(figure, "bands", None) or {}
+    if bands:
+        doc["bands"] = {name: [_json_list(xs), _json_list(lo), _json_list(hi)]
+                        for name, (xs, lo, hi) in bands.items()}
+    return _json(doc)
 
 
 def _json_list(values: Any) -> list:
@@ -287,13 +293,14 @@ def _json_list(values: Any) -> list:
 
 
 def figure_from_json(text: str | None) -> Figure | None:
-    """The inverse of :func:`figure_json`."""
+    """The inverse of :func:`figure_json` (a figure stored before bands existed has none)."""
     if text is None:
         return None
     doc = json.loads(text)
     series = {name: (xs, ys) for name, (xs, ys) in doc["series"].items()}
+    bands = {name: (xs, lo, hi) for name, (xs, lo, hi) in doc.get("bands", {}).items()}
     return Figure(doc["title"], doc["xlabel"], doc["ylabel"], series, doc["logx"], doc["logy"],
-                  doc["hlines"], doc["kind"])
+                  doc["hlines"], doc["kind"], bands)
 
 
 def _verdict_from(doc: Mapping[str, Any], figure: Figure | None) -> Verdict:
