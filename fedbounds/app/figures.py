@@ -137,6 +137,8 @@ def _draw_bands(ax, bands: dict, colours: dict[str, str]) -> None:
     """Shade each band (x, lower, upper): in its series' colour when it is named like one
     (one legend entry, :data:`BAND_LEGEND`, for all of those), else in the next palette
     colour under its own name."""
+    import numpy as np
+
     own = len(colours)
     matched = False
     for label, (xs, lower, upper) in bands.items():
@@ -145,8 +147,12 @@ def _draw_bands(ax, bands: dict, colours: dict[str, str]) -> None:
         else:
             colour, name = series_style(own)["color"], mathtext(label)
             own += 1
-        ax.fill_between(xs, lower, upper, color=colour, alpha=BAND_ALPHA, lw=0, label=name,
-                        zorder=1)
+        # a missing end (null in stored JSON: an infinite interval) leaves a gap, not an error;
+        # x in increasing order, so that the region does not fold over itself
+        ends = np.array([[math.nan if v is None else v for v in values]
+                         for values in (xs, lower, upper)], dtype=float)
+        ends = ends[:, np.argsort(ends[0], kind="stable")]
+        ax.fill_between(*ends, color=colour, alpha=BAND_ALPHA, lw=0, label=name, zorder=1)
     if matched:
         ax.fill_between([], [], [], color="#777777", alpha=BAND_ALPHA * 2, lw=0,
                         label=BAND_LEGEND)

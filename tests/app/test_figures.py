@@ -52,6 +52,17 @@ def test_a_band_of_no_series_gets_its_own_colour_and_name(tmp_path: Path) -> Non
     assert any(f"fill: {figures.OKABE_ITO[1].lower()}" in style for style in fills), fills
 
 
+def test_a_band_with_missing_ends_and_unsorted_x_renders(tmp_path: Path) -> None:
+    """An infinite interval end is stored as null: the band leaves a gap there; x given out of
+    order is drawn in order (one region, not a folded one)."""
+    path = tmp_path / "gaps.svg"
+    band = ([4, 1, 2, 8, 16], [0.2, None, 0.4, 0.1, 0.05], [0.3, 1.2, 0.6, 0.15, None])
+    stored = store.figure_from_json(store.figure_json(_figure({"mean": band}, logy=False)))
+    assert stored.bands["mean"] == band
+    figures.render_svg(stored, path)
+    assert _filled_paths(path.read_text())
+
+
 def test_store_round_trips_bands() -> None:
     fig = _figure({"mean": (ROUNDS, LOWER, UPPER)})
     back = store.figure_from_json(store.figure_json(fig))
@@ -82,3 +93,23 @@ def test_measurement_bands_reach_the_verdicts_figure() -> None:
     assert verdict.verdict == "confirmed"
     assert verdict.figure.bands == {"mean": (ROUNDS, LOWER, UPPER)}
     assert "bands" not in json.dumps(verdict.as_json())  # figure only: not in the verdict
+
+
+BANDED_CLAIMS = ("sagda.p5", "sagda.p6a", "sagda.p6b", "sagda.p10", "fednorm.p10a",
+                 "fednorm.p10b", "fednorm.p11", "proxskip.p3", "proxskip.p18")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cid", BANDED_CLAIMS)
+def test_monte_carlo_claims_band_their_means(cid: str) -> None:
+    """Each replica-mean series of these claims gets its per-point interval as a band: same
+    x, the mean inside its band at every point."""
+    from fedbounds.verify import catalog
+
+    figure = catalog.claims()[cid].run("quick", 0).figure
+    assert figure is not None and figure.bands, cid
+    for label, (xs, lower, upper) in figure.bands.items():
+        series_xs, means = figure.series[label]
+        assert list(xs) == list(series_xs), label
+        assert all(lo <= mean <= hi for lo, mean, hi in zip(lower, means, upper, strict=True))
+        assert any(hi > lo for lo, hi in zip(lower, upper, strict=True))  # an interval, not a line

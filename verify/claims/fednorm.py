@@ -37,6 +37,7 @@ from fedbounds.verify.fitting import (
     implied_constant,
     loglog_slope,
     loglog_slope_of_estimates,
+    mean_ci,
     replica_slope,
 )
 from fedbounds.verify.minmax import stationary_floor
@@ -247,6 +248,8 @@ def p10a(params: Params, seed: int) -> Measurement:
     fit, vals = loglog_slope_of_estimates(tau_grid, ests)  # delta-method CI over the τ points
     return Measurement(fit.slope, (fit.lo, fit.hi),
                        series={"measured": (tau_grid, vals.tolist())},
+                       bands={"measured": (tau_grid, [e.lo for e in ests],
+                                           [e.hi for e in ests])},
                        evidence={"taus": tau_grid, "floors": [e.as_dict() for e in ests],
                                  "rounds": T, "replicas": R},
                        run=RunConfig("fednorm-sgda", GAME, {**pset, **cfg}, T, R, seed))
@@ -288,9 +291,11 @@ def p11(params: Params, seed: int) -> Measurement:
         per_rep.append(tr.metrics["grad_phi_sq"][:-1].mean(axis=0))
         avgs.append(float(tr.metrics["grad_phi_sq"][:-1].mean()))
     fit = replica_slope(np.array(Ts, float), np.array(per_rep).T)
+    point_cis = [mean_ci(r) for r in per_rep]  # figure only: each T's replica interval
     return Measurement(
         fit.slope, (fit.lo, fit.hi), series={"measured": (Ts, avgs), "T^{-1/2} (anchored)": (
             Ts, [avgs[0] * math.sqrt(Ts[0] / t) for t in Ts])},
+        bands={"measured": (Ts, [e.lo for e in point_cis], [e.hi for e in point_cis])},
         evidence={"T": Ts, "avg_grad_phi_sq": avgs, "fit": fit.as_dict(),
                   "kappa": g.constants["kappa"], "tau": tau, "n": P},
         run=RunConfig("fednorm-sgda", GAME, {**pset, **cfg}, Ts[-1], R, seed),

@@ -212,9 +212,11 @@ def p5(params: Mapping[str, Any], seed: int) -> Measurement:
         per_rep.append(gp.mean(axis=0))
         avgs.append(float(gp.mean()))
     fit = replica_slope(np.array(Ts, float), np.array(per_rep).T)
+    point_cis = [mean_ci(r) for r in per_rep]  # figure only: each T's replica interval
     return Measurement(fit.slope, interval=(fit.lo, fit.hi), series={
         "measured": (Ts, avgs), "T^{-1/2} (anchored)": (Ts, [avgs[0] * math.sqrt(Ts[0] / t)
                                                              for t in Ts])},
+        bands={"measured": (Ts, [e.lo for e in point_cis], [e.hi for e in point_cis])},
         evidence={"T": Ts, "avg_grad_phi_sq": avgs, "fit": fit.as_dict(), "kappa": k,
                   "c_y/c_x": 25 * k**2},
         diverged=None if np.all(np.isfinite(avgs)) else "a trajectory average is not finite",
@@ -240,6 +242,7 @@ def p6a(params: Mapping[str, Any], seed: int) -> Measurement:
     slope, lo, hi = fit.slope, fit.lo, fit.hi
     return Measurement(slope, interval=(lo, hi), series={
         "measured": (xs, vals.tolist()), "∝ 1/" + lab: (xs, [vals[0] * xs[0] / x for x in xs])},
+        bands={"measured": (xs, [e.lo for e in ests], [e.hi for e in ests])},
         evidence={lab: xs, "floors": [e.as_dict() for e in ests], "ci": [lo, hi], "rounds": T,
                   "replicas": R},
         run=RunConfig("fsgda", QUADRATIC, {**NOISY_HOMOGENEOUS, **steps_for(
@@ -510,6 +513,7 @@ def p10(params: Mapping[str, Any], seed: int) -> Measurement:
     return Measurement(slope, interval=(lo, hi), series={
         "SAGDA Option I": (Ks, vals.tolist()), "FSGDA": (Ks, fs),
         "∝ 1/K (Thm 1-I)": (Ks, [vals[0] / K for K in Ks])},
+        bands={"SAGDA Option I": (Ks, [e.lo for e in ests], [e.hi for e in ests])},
         evidence={"K": Ks, "floors_sagda1": [e.as_dict() for e in ests], "floors_fsgda": fs,
                   "ci": [lo, hi]},
         run=RunConfig("sagda1", QUADRATIC, {**NOISY_HOMOGENEOUS, **cfgs[-1]}, T, R, seed))

@@ -104,7 +104,7 @@ def p3(params: Params, seed: int) -> Measurement:
     """P3: max |z| of the replica mean of V_t (Alg. 2) vs the exact E[V_t] (Cor. 3.6
     [L182])."""
     R = params["replicas"]
-    rows, zs, excess, series = [], [], [], {}
+    rows, zs, excess, series, bands = [], [], [], {}, {}
     instance_seed = params["instance_seed"]
     cases = [("g_norm n=3 d=4 s=3", families.g_norm(n=3, d=4, s=3.0, seed=instance_seed)),
              ("g_sym n=3 d=4 L=10", families.g_sym(n=3, d=4, L=10.0, seed=instance_seed))]
@@ -134,12 +134,16 @@ def p3(params: Params, seed: int) -> Measurement:
             rows.append({"instance": name, "t": int(t), "mc_mean": m, "mc_se": se,
                          "exact": float(EV[t]), "z": zt, "bound": float(bound[t])})
         series[f"{name}: MC mean V_t"] = thin(tr.iterations, V.mean(axis=1))
+        # figure only: the replica mean's simultaneous interval (z standard errors) at every t
+        half = z * V.std(axis=1, ddof=1) / math.sqrt(R)
+        ts, lower = thin(tr.iterations, V.mean(axis=1) - half)
+        bands[f"{name}: MC mean V_t"] = (ts, lower, thin(tr.iterations, V.mean(axis=1) + half)[1])
         series[f"{name}: exact E[V_t]"] = thin(np.arange(T + 1), EV)
         series[f"{name}: Cor. 3.6 bound"] = thin(np.arange(T + 1), bound)
         rows.append({"instance": name, "gamma": gamma, "p": p, "iterations": T,
                      "conditions_hold": ok, "violated": viol})
     below = float(max(excess))
-    return Measurement(float(max(zs)), reference=z, series=series, evidence={
+    return Measurement(float(max(zs)), reference=z, series=series, bands=bands, evidence={
         "checkpoints": rows, "z_critical": z, "max_lower_confidence_over_bound": below},
         checks=(Check("replica-mean lower limit below the Cor. 3.6 bound", below <= 1.0),),
         run=RunConfig("proxskip-gda-fl", "proxskip-g-norm", GNORM_RUN, rounds=T, seeds=R,
@@ -443,10 +447,14 @@ def p18(params: Params, seed: int) -> Measurement:
                      "variance_interval": var_ci,
                      "variance_ok": var_ci[0] <= T * p * (1 - p) <= var_ci[1],
                      "all_integer": bool(np.all(k == np.round(k)))})
-    return Measurement(float(max(abs(r["z"]) for r in rows)), reference=zcrit(
-        params["level"], len(ps)), series={
+    z_critical = zcrit(params["level"], len(ps))
+    half = [z_critical * math.sqrt(r["variance"] / R) for r in rows]  # figure only
+    return Measurement(float(max(abs(r["z"]) for r in rows)), reference=z_critical, series={
         "replica mean": ([r["p"] for r in rows], [r["mean"] for r in rows]),
         "pT": ([r["p"] for r in rows], [r["p"] * T for r in rows])}, evidence={"rows": rows},
+        bands={"replica mean": ([r["p"] for r in rows],
+                                [r["mean"] - h for r, h in zip(rows, half, strict=True)],
+                                [r["mean"] + h for r, h in zip(rows, half, strict=True)])},
         checks=(Check("variance Tp(1 − p) inside its chi-square interval for every p",
                       all(r["variance_ok"] for r in rows)),),
         run=RunConfig("proxskip-gda-fl", "proxskip-g-norm", {"n": 3, "d": 4, "s": 3.0},
