@@ -17,12 +17,17 @@ claimed order itself varies by far more.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
 import sympy as sp
+from sympy.core.parameters import global_parameters
+from sympy.functions.elementary.miscellaneous import MinMaxBase
 
 from .model import Theorem
 
@@ -86,6 +91,59 @@ class ComplexityReport:
                 "notes": self.notes}
 
 
+# ---- memoized Min/Max construction ----------------------------------------------------------
+# sympy evaluates Min/Max on construction (pairwise comparisons, factor_terms on differences):
+# most of a derivation's time, for the same few dozen argument tuples built again and again
+# (by big_o, xreplace, the schedule's substitution). Construction is a pure function of the
+# class, the arguments (compared with their types) and the evaluation flags, so a derivation
+# builds each once and reuses it (:func:`_minmax_memo`).
+_MINMAX_NEW = MinMaxBase.__dict__["__new__"]
+_MINMAX_CACHE: dict[tuple, sp.Basic] = {}
+_MINMAX_DEPTH = [0]
+MINMAX_MEMO = True  # switch (tests compare derivations with and without it)
+
+
+def _memo_new(cls: type, *args: object, **assumptions: object) -> sp.Basic:
+    key = (cls, tuple((type(a), a) for a in args), tuple(sorted(assumptions.items())),
+           bool(global_parameters.evaluate))
+    try:
+        hit = _MINMAX_CACHE.get(key)
+    except TypeError:  # an unhashable argument: build it as sympy does
+        return _MINMAX_NEW.__func__(cls, *args, **assumptions)
+    if hit is None:
+        hit = _MINMAX_NEW.__func__(cls, *args, **assumptions)
+        if len(_MINMAX_CACHE) > 20_000:
+            _MINMAX_CACHE.clear()
+        _MINMAX_CACHE[key] = hit
+    return hit
+
+
+@contextmanager
+def _minmax_memo() -> Iterator[None]:
+    """Min/Max built through :data:`_MINMAX_CACHE` inside the block (reentrant)."""
+    if not MINMAX_MEMO:
+        yield
+        return
+    if _MINMAX_DEPTH[0] == 0:
+        MinMaxBase.__new__ = staticmethod(_memo_new)
+    _MINMAX_DEPTH[0] += 1
+    try:
+        yield
+    finally:
+        _MINMAX_DEPTH[0] -= 1
+        if _MINMAX_DEPTH[0] == 0:
+            MinMaxBase.__new__ = _MINMAX_NEW
+
+
+def _memoized(function: Callable) -> Callable:
+    """``function`` run inside :func:`_minmax_memo`."""
+    @functools.wraps(function)
+    def wrapper(*args: object, **kwargs: object) -> object:
+        with _minmax_memo():
+            return function(*args, **kwargs)
+    return wrapper
+
+
 # ---------------------------------------------------------------------------------------------
 def apply_schedule(thm: Theorem, expr: sp.Basic) -> sp.Basic:
     """Substitute derived quantities and the schedule (to a fixed point) into ``expr``."""
@@ -135,8 +193,24 @@ def _admissible(thm: Theorem, syms: list[sp.Symbol]) -> tuple[list[np.ndarray], 
     return hit
 
 
+_DOMINATES: dict[tuple[int, sp.Expr, sp.Expr], tuple[Theorem, bool]] = {}
+
+
 def dominates(thm: Theorem, a: sp.Expr, b: sp.Expr) -> bool:
-    """a ≥ b at every grid point admitted by the theorem's regime relations (numeric)."""
+    """a ≥ b at every grid point admitted by the theorem's regime relations (numeric; kept per
+    theorem object and pair: big_o asks the same pairs again and again)."""
+    key = (id(thm), a, b)
+    hit = _DOMINATES.get(key)
+    if hit is not None and hit[0] is thm:
+        return hit[1]
+    out = _dominates(thm, a, b)
+    if len(_DOMINATES) > 20_000:
+        _DOMINATES.clear()
+    _DOMINATES[key] = (thm, out)
+    return out
+
+
+def _dominates(thm: Theorem, a: sp.Expr, b: sp.Expr) -> bool:
     syms = sorted(a.free_symbols | b.free_symbols, key=lambda s: s.name)
     if not syms:
         return bool(a >= b)
@@ -148,6 +222,7 @@ def dominates(thm: Theorem, a: sp.Expr, b: sp.Expr) -> bool:
     return bool(np.all(d[adm] >= -1e-12 * (1 + np.abs(d[adm]))))
 
 
+@_memoized
 def big_o(expr: sp.Expr, fixed: dict[sp.Symbol, sp.Expr] | None = None,
           thm: Theorem | None = None) -> sp.Expr:
     """Drop numeric constants: 8*max(2a, b)*log(2V/ε) → max(a, b)*log(V/ε); with ``thm``,
@@ -289,6 +364,7 @@ def compare(thm: Theorem, derived: sp.Expr, claimed: sp.Expr) -> tuple[str, floa
                                 f"to {ratio.max():.3g} ({where(i_max)})")
 
 
+@_memoized
 def schedule_vs_conditions(thm: Theorem, subs: dict | None = None) -> list[ScheduleCheck]:
     """Whether the schedule satisfies each condition: symbolically, else on a wide grid
     (with ``subs``: after a specialization's substitution, e.g. τ = T/n)."""
@@ -370,6 +446,7 @@ def _threshold(cols, iT, holds, adm) -> float | None:
     return worst
 
 
+@_memoized
 def derive(thm: Theorem) -> ComplexityReport:
     """Derived vs claimed orders for each cost, in the general case and each specialization."""
     notes: list[str] = []
