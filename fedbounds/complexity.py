@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import threading
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -99,8 +100,9 @@ class ComplexityReport:
 # builds each once and reuses it (:func:`_minmax_memo`).
 _MINMAX_NEW = MinMaxBase.__dict__["__new__"]
 _MINMAX_CACHE: dict[tuple, sp.Basic] = {}
-_MINMAX_DEPTH = [0]
-MINMAX_MEMO = True  # switch (tests compare derivations with and without it)
+_MINMAX_DEPTH = [0]  # open _minmax_memo blocks (any thread); the memo is on while > 0
+_MINMAX_LOCK = threading.Lock()
+MINMAX_MEMO = True  # off: sympy's own construction (to compare derivations with and without)
 
 
 def _memo_new(cls: type, *args: object, **assumptions: object) -> sp.Basic:
@@ -124,15 +126,17 @@ def _minmax_memo() -> Iterator[None]:
     if not MINMAX_MEMO:
         yield
         return
-    if _MINMAX_DEPTH[0] == 0:
-        MinMaxBase.__new__ = staticmethod(_memo_new)
-    _MINMAX_DEPTH[0] += 1
+    with _MINMAX_LOCK:
+        if _MINMAX_DEPTH[0] == 0:
+            MinMaxBase.__new__ = staticmethod(_memo_new)
+        _MINMAX_DEPTH[0] += 1
     try:
         yield
     finally:
-        _MINMAX_DEPTH[0] -= 1
-        if _MINMAX_DEPTH[0] == 0:
-            MinMaxBase.__new__ = _MINMAX_NEW
+        with _MINMAX_LOCK:
+            _MINMAX_DEPTH[0] -= 1
+            if _MINMAX_DEPTH[0] == 0:
+                MinMaxBase.__new__ = _MINMAX_NEW
 
 
 def _memoized(function: Callable) -> Callable:
