@@ -16,7 +16,8 @@ and 256 replicas on the same game and coins; the iterates of the first and the l
 are asserted equal to the reference's to 1e-12 relative. Both record Σ_i‖x_i − z*‖² every
 ``--record-every`` iterations (ProxSkip) or every round (Local GDA).
 
-Timing: repetitions interleaved (reference, then fedbounds at each replica count, repeated), per
+Timing: repetitions interleaved (reference, then fedbounds at each replica count and, at 64, the
+same methods through their pure steps — the executor before the in-place path), per
 replica-client step (one client's local step of one replica); ratios reference / fedbounds
 with min/median/max over the repetitions. Roofline: the batched matmul of one step alone
 (``(n, R, d) @ (n, d, d)``, what the executor computes per local step) and the fraction of its
@@ -28,6 +29,7 @@ throughput the executor reaches; per-step cost at 64 and 1,024 replicas.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import os
@@ -175,9 +177,12 @@ def matmul_seconds(game: AffineVIP, replicas: int, repeat: int) -> float:
 
 
 def run_proxskip(game: AffineVIP, gamma: float, p: float, iterations: int, replicas: int,
-                 seed: int, record_every: int):
-    """ProxSkip-VIP-FL through the executor, recording Σ_i‖x_i − z*‖² (as the reference)."""
+                 seed: int, record_every: int, pure: bool = False):
+    """ProxSkip-VIP-FL through the executor, recording Σ_i‖x_i − z*‖² (as the reference);
+    ``pure``: through its pure step instead of its in-place ``advance``."""
     method = proxskip_method(game, gamma, p)
+    if pure:
+        method = dataclasses.replace(method, advance=None)
     return simulate(method, iterations, replicas=replicas, seed=seed, record_every=record_every,
                     observe={"dist_sq": method.observe["dist_sq"]})
 
@@ -232,12 +237,18 @@ def main() -> int:
                                            a.record_every),
         "local_gda": lambda R: simulate(local_method(game, gamma, H), rounds, replicas=R,
                                         seed=a.seed)}
+    # the same methods through their pure steps (the executor before Method.advance), at 64
+    pure = {"proxskip": lambda R: run_proxskip(game, gamma, p, iterations, R, a.seed,
+                                               a.record_every, pure=True),
+            "local_gda": lambda R: simulate(dataclasses.replace(
+                local_method(game, gamma, H), advance=None), rounds, replicas=R, seed=a.seed)}
     references: dict[str, Callable[[], object]] = {
         "proxskip": lambda: reference_proxskip(game, gamma, p, coins1, a.record_every),
         "local_gda": lambda: reference_local_gda(game, gamma, H, rounds)}
     client_steps = {"proxskip": iterations * n, "local_gda": rounds * H * n}
     ref = {m: {"wall": [], "cpu": []} for m in runs}
     ours = {m: {R: {"wall": [], "cpu": []} for R in a.replicas} for m in runs}
+    before = {m: {"wall": [], "cpu": []} for m in runs}
     for _ in range(a.repetitions):
         for method in runs:
             wall, cpu = timed(references[method])
@@ -247,6 +258,9 @@ def main() -> int:
                 wall, cpu = timed(lambda R=R, method=method: runs[method](R))
                 ours[method][R]["wall"].append(wall / (client_steps[method] * R))
                 ours[method][R]["cpu"].append(cpu / (client_steps[method] * R))
+            wall, cpu = timed(lambda method=method: pure[method](64))
+            before[method]["wall"].append(wall / (client_steps[method] * 64))
+            before[method]["cpu"].append(cpu / (client_steps[method] * 64))
 
     rows = []
     result: dict = {"game": {"n": n, "d": d, "gamma": gamma, "p": p, "iterations": iterations,
@@ -267,6 +281,13 @@ def main() -> int:
                 k: summary(v) for k, v in per.items()}, "ratio": ratios}
             rows.append((method, R, statistics.median(ref[method]["cpu"]),
                          statistics.median(per["cpu"]), ratios))
+        per = before[method]
+        ratios = {k: summary([r / o for r, o in zip(ref[method][k], per[k], strict=True)])
+                  for k in per}
+        entry["pure_steps_64"] = {"seconds_per_replica_client_step": {
+            k: summary(v) for k, v in per.items()}, "ratio": ratios}
+        rows.append((method, "64 (pure steps)", statistics.median(ref[method]["cpu"]),
+                     statistics.median(per["cpu"]), ratios))
         result["methods"][method] = entry
 
     # roofline and cache: per step at 64 and the large replica count (CPU time, best of a few)

@@ -7,6 +7,10 @@ spawns one :class:`numpy.random.Generator` per stream name, in the sorted order 
 a run is reproducible bit for bit and two algorithms that share a stream name (e.g. ``"noise"``)
 see the same random numbers (common random numbers).
 
+A method may also give an in-place form of its step (``advance``, see :func:`execute`): the
+executor then hands it a state it owns and a scratch dict for the run, and the step reuses
+preallocated buffers instead of allocating new arrays each iteration (the same iterates).
+
 The loop records each metric per iteration (``(iterations + 1, replicas)`` arrays), counts
 communications per replica, and stops with ``diverged`` (iteration and reason) when a metric
 becomes non-finite or exceeds ``blowup``, or when a step raises a floating-point error
