@@ -356,7 +356,10 @@ def bound(thm: Theorem, values: Values) -> BoundResult:
              for (t, f), e in zip(c.terms, c.term_exprs, strict=True)}
     derived = {n: _value(e, f, args, inexact, point)
                for (n, f), e in zip(c.derived, c.derived_exprs, strict=True)}
-    total, ex = math.fsum(v for v, _ in terms.values()), {}
+    floats = [v for v, _ in terms.values()]
+    # fsum raises on inf + (−inf): non-finite terms go to the exact sum below
+    total = math.fsum(floats) if all(map(math.isfinite, floats)) else math.nan
+    ex: dict = {}
     if not math.isfinite(total) or any(x is not None for _, x in terms.values()):
         exact_total = exact.total([exact.rational(Fraction(v)) if x is None else x
                                    for v, x in terms.values()])

@@ -314,3 +314,16 @@ def test_check_agrees_with_exact_evaluation_long(point: tuple) -> None:
 @given(theorem_point(vary=True))
 def test_max_step_value_passes_check_long(point: tuple) -> None:
     max_step_passes(point)
+
+
+def test_bound_with_terms_of_opposite_infinite_sign_is_summed_exactly() -> None:
+    """Found by the long fuzz profile: terms +∞-sized and −∞ made ``math.fsum`` raise; the sum
+    is taken exactly instead (here −∞: (n − P)/(n − 1) at n = 1 is −∞ for P > n)."""
+    notation = Notation("toy")
+    n_, P_, big = (notation.add(name, POSITIVE, name, name, "test") for name in ("n", "P", "big"))
+    thm = Theorem(id="toy.infsum", paper="toy", title="opposite infinities", source="test",
+                  statement="test", notation=notation,
+                  bound=[Term("huge", big**3, "test"), Term("minus", (n_ - P_) / (n_ - 1), "test")])
+    result = engine.bound(thm, {"n": Fraction(1), "P": Fraction(2), "big": Fraction(10**300)})
+    assert result.value == -math.inf or math.isnan(result.value)
+    assert result.exact["value"] == "-inf"
