@@ -7,7 +7,10 @@ printed as the LaTeX name its paper's :class:`~fedbounds.model.Notation` gives i
 letters, digits, Greek, ``_``/``^``, ``\\bar``, ``\\hat``, ``\\tilde``, ``\\mathcal``,
 ``\\mathbb``, ``\\frac``, ``\\sum``, ``\\|`` …) into MathML elements; anything else is shown
 as plain text. :func:`prose` replaces code names of symbols inside typed text by their
-notation.
+notation; :func:`typed_parts` finds the LaTeX-style fragments people type in titles and
+predictions (``η_{x,l}``, ``‖∇Φ_{1/2L_f}‖²``, ``γ^s_x``, ``T^{-1/4}``) and :func:`typed_mathml`
+sets one as MathML, so that no ``_{`` or ``^{`` is left for a reader; snake_case code words
+(``slope_floor``, ``eta_xl``, ``N_comm``) stay text.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ _GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": 
 _OPERATORS = {"sum": "∑", "|": "‖", "langle": "⟨", "rangle": "⟩", "cdot": "·", "le": "≤",
               "leq": "≤", "ge": "≥", "geq": "≥", "infty": "∞", "times": "×", "in": "∈",
               "min": "min", "max": "max", "log": "log", "ln": "ln", "exp": "exp",
+              "sup": "sup", "inf": "inf", "lim": "lim",
               "{": "{", "}": "}", ",": " ", ";": " ", "!": "", " ": " ", "quad": " "}
 _ACCENTS = {"bar": "¯", "overline": "¯", "hat": "^", "widehat": "^", "tilde": "~",
             "widetilde": "~", "dot": "˙", "vec": "→"}
@@ -38,7 +42,9 @@ _SCRIPT.update({"B": "ℬ", "E": "ℰ", "F": "ℱ", "H": "ℋ", "I": "ℐ", "L":
                 "R": "ℛ"})
 _DOUBLE = {c: chr(0x1D538 + i) for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZ")}
 _DOUBLE.update({"C": "ℂ", "H": "ℍ", "N": "ℕ", "P": "ℙ", "Q": "ℚ", "R": "ℝ", "Z": "ℤ"})
-_TOKEN = re.compile(r"\\([A-Za-z]+|.)|([A-Za-z])|(\d+(?:\.\d+)?)|(\s+)|(.)")
+_COMBINING = "\u0300-\u036f"  # accents typed after a letter (x̄, ŷ): one symbol with it
+_TOKEN = re.compile(rf"\\([A-Za-z]+|.)|([A-Za-z][{_COMBINING}]*)|(\d+(?:\.\d+)?)|(\s+)"
+                    rf"|(.[{_COMBINING}]*)")
 
 
 class _LatexParser:
@@ -118,6 +124,8 @@ class _LatexParser:
         if other == "{":
             return self._sequence(stop="}")
         if other is not None:
+            if other[0].isalpha():  # a typed Greek or script letter (η, Φ, 𝓛): an identifier
+                return self._node("mi", other)
             return self._node("mo", {"-": "−", "*": "∗"}.get(other, other))
         if command in _GREEK:
             tag = "mo" if command == "nabla" else "mi"
@@ -273,3 +281,66 @@ def prose_parts(text: str, names: dict[str, str]) -> list[tuple[str, str]]:
     if last < len(text):
         out.append(("text", text[last:]))
     return out
+
+
+# ---- LaTeX-style fragments in typed text ---------------------------------------------------------
+
+_PIECE = r"(?:[^\s,;:()\[\]|=·{}]|\{[^{}]*\})"
+_FRAGMENT = re.compile(f"{_PIECE}*[_^]{_PIECE}*")
+_OPERATOR_WORDS = ("min", "max", "log", "exp", "sup", "inf", "lim", "ln")
+_CODE_WORD = re.compile(r"[A-Za-z]{2,}[_^]|[_^][A-Za-z]{3,}")  # slope_floor, N_comm, eta_xl
+
+
+def _words_outside_braces(fragment: str) -> list[str]:
+    return re.findall(r"[A-Za-z]{3,}", re.sub(r"\{[^{}]*\}", " ", fragment))
+
+
+def _is_math(fragment: str) -> bool:
+    """Whether a fragment with ``_``/``^`` is typed math rather than a code word or prose: a
+    braced script (``_{``, ``^{``) always is; otherwise no identifier-like word touches a
+    script and no word of three letters or more (but min, max, log …) stands outside braces."""
+    if "_{" in fragment or "^{" in fragment:
+        return True
+    if _CODE_WORD.search(fragment):
+        return False
+    return all(w in _OPERATOR_WORDS for w in _words_outside_braces(fragment))
+
+
+def _as_tex(fragment: str) -> str:
+    """``min``, ``max`` … as operator commands; everything else as typed (TeX reading: an
+    unbraced script is one character, ``L_fT^{1/3}`` = L_f·T^{1/3})."""
+    return re.sub(r"(?<![\\A-Za-z])(" + "|".join(_OPERATOR_WORDS) + r")(?![A-Za-z])", r"\\\1",
+                  fragment)
+
+
+def typed_parts(text: str) -> list[tuple[str, str, Markup | None]]:
+    """``text`` split into ("text", …, None) and ("math", fragment, its ``<math>``) parts: a
+    fragment is a run without spaces holding ``_`` or ``^`` that reads as math
+    (:func:`_is_math`) and parses (:func:`typed_mathml`); a trailing ``.`` or ``…`` stays text."""
+    out: list[tuple[str, str, Markup | None]] = []
+    last = 0
+    for m in _FRAGMENT.finditer(text):
+        fragment = m.group(0).rstrip(".…")
+        if not fragment or not _is_math(fragment):
+            continue
+        markup = typed_mathml(fragment)
+        if markup is None:
+            continue
+        if m.start() > last:
+            out.append(("text", text[last:m.start()], None))
+        out.append(("math", fragment, markup))
+        last = m.start() + len(fragment)
+    if last < len(text):
+        out.append(("text", text[last:], None))
+    return out
+
+
+def typed_mathml(fragment: str) -> Markup | None:
+    """The inline ``<math>`` of a typed LaTeX-style fragment (None if it does not parse). The
+    fragment's characters are text nodes (``<`` is ``&lt;``): it can never become markup."""
+    dom = Document()
+    try:
+        element = _LatexParser(dom, _as_tex(fragment)).parse()
+    except (ValueError, IndexError, AttributeError):
+        return None
+    return Markup(f'<math display="inline">{element.toxml()}</math>')

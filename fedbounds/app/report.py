@@ -67,6 +67,7 @@ def _env() -> Environment:
     env.filters["web"] = web_url
     env.filters["m"] = html_math
     env.filters["mm"] = md_math
+    env.filters["typed"] = typed_html
     env.globals["report_title"] = REPORT_TITLE
     return env
 
@@ -117,7 +118,7 @@ def web_url(value: object) -> str:
 def html_math(value: object) -> Markup:
     """HTML of a :class:`Math` (its MathML), a :class:`Prose` (escaped text and MathML) or
     anything else (escaped text): only formulas printed by :mod:`.mathtext` are markup."""
-    if isinstance(value, Math):
+    if isinstance(value, (Math, TypedMath)):
         return Markup(value.html)
     if isinstance(value, Prose):
         return Markup("").join(html_math(part) if kind == "math" else escape(part)
@@ -125,14 +126,22 @@ def html_math(value: object) -> Markup:
     return escape(str(value))
 
 
+def typed_html(value: object) -> Markup:
+    """HTML of plain typed text (a source citation): escaped, its LaTeX-style fragments
+    (``O(T^{1/4})``, ``‖ū_{t+1}‖²``) as MathML."""
+    return html_math(_prose(value, {}))
+
+
 def md_math(value: object, cell: bool = False, inline: bool = True) -> str:
     """Markdown of a :class:`Math` (``$…$``), a :class:`Prose` (escaped text and ``$…$``) or
     anything else (escaped text, :func:`md_text`)."""
     if isinstance(value, Math):
         return _cell(value.md) if cell else value.md
+    if isinstance(value, TypedMath):  # typed text: shown as typed (escaped) in Markdown
+        return md_text(value.text, cell, inline)
     if isinstance(value, Prose):
-        return "".join(md_math(part, cell) if kind == "math" else md_text(part, cell, inline)
-                       for kind, part in value.parts)
+        return "".join(md_math(part, cell, inline) if kind == "math"
+                       else md_text(part, cell, inline) for kind, part in value.parts)
     return md_text(value, cell, inline)
 
 
@@ -157,11 +166,22 @@ class Math:
 
 
 @dataclasses.dataclass(frozen=True)
-class Prose:
-    """Typed text with the notation's symbols set as math: a list of ("text", …) and
-    ("math", :class:`Math`) parts (the templates escape the text parts)."""
+class TypedMath:
+    """A LaTeX-style fragment of typed text (``η_{x,l}``, ``T^{-1/4}``): MathML on the HTML
+    pages (``html``, from :func:`.mathtext.typed_mathml`), the typed ``text`` (escaped) in
+    Markdown."""
 
-    parts: tuple[tuple[str, str | Math], ...]
+    html: str
+    text: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Prose:
+    """Typed text with the notation's symbols and typed LaTeX-style fragments set as math: a
+    list of ("text", …) and ("math", :class:`Math` or :class:`TypedMath`) parts (the templates
+    escape the text parts)."""
+
+    parts: tuple[tuple[str, str | Math | TypedMath], ...]
 
 
 def _math(expr: sp.Basic | str, names: dict[str, str]) -> Math:
@@ -169,9 +189,18 @@ def _math(expr: sp.Basic | str, names: dict[str, str]) -> Math:
 
 
 def _prose(text: object, names: dict[str, str]) -> Prose:
-    return Prose(tuple((kind, _typed(part)) if kind == "text"
-                       else ("math", _math(sp.Symbol(part), names))
-                       for kind, part in mathtext.prose_parts(str(text), names)))
+    """Typed text as :class:`Prose`: the notation's code names as its symbols, LaTeX-style
+    fragments as MathML (:func:`.mathtext.typed_parts`), code spellings of math in the
+    reader's (:func:`_typed`)."""
+    parts: list[tuple[str, str | Math | TypedMath]] = []
+    for kind, part in mathtext.prose_parts(str(text), names):
+        if kind != "text":
+            parts.append(("math", _math(sp.Symbol(part), names)))
+            continue
+        for _kind, piece, markup in mathtext.typed_parts(_typed(part)):
+            parts.append(("text", piece) if markup is None
+                         else ("math", TypedMath(str(markup), piece)))
+    return Prose(tuple(parts))
 
 
 _TYPED_MATH = {"sqrt(": "√(", "**": "^", "<=": "≤", ">=": "≥", "Max(": "max(", "Min(": "min("}

@@ -7,8 +7,10 @@ shows naturalWidth 0) and every link resolves (a file of the report, an anchor o
 every statement's text and one MathML formula per condition and bound term are in the rendered
 DOM; the text a reader sees (``innerText``, less the ids and commands a user types:
 ``code.id``, ``code.cmd``) has no sympy syntax (``**``, ``Max(``, ``Min(``, ``Piecewise(``,
-``sqrt(``) and no code name of a symbol (``eta_xl``, ``kappa``). Screenshots of the index and
-one paper page go to ``artifacts/browser/`` (git-ignored).
+``sqrt(``), no raw LaTeX-style script (``_{``, ``^{``: typed names such as ``η_{x,l}`` are set
+as MathML, checked on real claim titles and predictions) and no code name of a symbol
+(``eta_xl``, ``kappa``). Screenshots of the index and one paper page go to
+``artifacts/browser/`` (git-ignored).
 
 Skipped, with the reason, where no Chromium, chromedriver or selenium exists, unless
 ``FEDBOUNDS_REQUIRE_BROWSER=1`` (``.ci/run`` installs Chromium and sets it): then it fails.
@@ -34,7 +36,10 @@ from fedbounds.verify.claim import FigureSpec, Interval, Measurement, RunConfig,
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts" / "browser"
-FORBIDDEN = ("**", "Max(", "Min(", "Piecewise(", "sqrt(")
+FORBIDDEN = ("**", "Max(", "Min(", "Piecewise(", "sqrt(", "_{", "^{")
+# real claims whose titles, predictions and sources carry typed LaTeX-style names
+# (T^{-1/4}, γ^s_x, ‖∇Φ_{1/2L_f}‖², η_x, ū_{t+1}): stand-ins with their texts join the report
+REAL_TEXTS = ("fednorm.p16", "sagda.p8a", "fedsgda.p13")
 VISIBLE_TEXT = """
 const hidden = document.querySelectorAll('code.id, code.cmd');
 hidden.forEach(e => e.dataset.keep = e.textContent);
@@ -106,6 +111,21 @@ def _bounded(claim_id: str) -> object:
     return measure
 
 
+def _with_real_texts(claim_id: str) -> object:
+    """A stand-in measurement under a real claim's id, title, prediction, source and
+    provenance (the texts a reader sees are the real ones)."""
+    real = catalog.claims()[claim_id]
+
+    @claim(claim_id, title=real.title, prediction=real.prediction, source=real.source,
+           provenance=real.provenance, derivation=real.derivation,
+           exact_derivation=real.exact_derivation, rule=UpperBound(1.0),
+           figure=FigureSpec(real.figure.title, real.figure.xlabel, real.figure.ylabel))
+    def measure(params, seed):
+        return Measurement(0.5, series={"ratio": ([1, 2, 4], [0.2, 0.4, 0.5])})
+
+    return measure
+
+
 def _derivation(theorem) -> SimpleNamespace:
     """A stand-in complexity derivation with real orders in the theorem's symbols."""
     symbols = sorted(theorem.free_symbols(), key=lambda s: s.name)[:3]
@@ -127,6 +147,8 @@ def small_report(tmp_path_factory) -> Path:
                      _stand_in(f"{paper}.p902", "a wrong rate", 0.5, False),
                      _bounded(f"{paper}.p903")):
             specs[spec.id] = spec
+    for claim_id in REAL_TEXTS:
+        specs[claim_id] = _with_real_texts(claim_id)
     out = tmp_path_factory.mktemp("browser") / "report"
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(catalog, "claims", lambda: specs)
@@ -219,3 +241,18 @@ def _words(text: str) -> set[str]:
 def _around(text: str, token: str) -> str:
     i = text.find(token)
     return " ".join(text[max(0, i - 60):i + 60].split())
+
+
+def test_real_claim_texts_are_set_as_math(driver, small_report: Path) -> None:
+    """The typed names of real claims' titles and predictions are MathML in their sections;
+    the section's visible text has no raw ``_{`` or ``^{``."""
+    for claim_id in REAL_TEXTS:
+        driver.get((small_report / f"{claim_id.split('.')[0]}.html").as_uri())
+        shown = driver.execute_script(
+            "const s = document.getElementById(arguments[0]);"
+            "return s && [s.querySelectorAll('h3 math, dd math').length, s.innerText];",
+            claim_id)
+        assert shown, f"no section {claim_id}"
+        formulas, text = shown
+        assert formulas > 0, claim_id
+        assert "_{" not in text and "^{" not in text, (claim_id, _around(text, "_{"))

@@ -41,7 +41,17 @@ MARKDOWN_TAGS = {"h1", "h2", "h3", "p", "a", "code", "table", "thead", "tbody", 
 SYMPY_SYNTAX = ("**", "Max(", "Min(", "Piecewise(", "sqrt(")
 RELATION_SIGNS = {sp.StrictLessThan: "&lt;", sp.StrictGreaterThan: "&gt;", sp.LessThan: "≤",
                   sp.GreaterThan: "≥"}
-HOSTILE = ["x<T and y>z", "<script>alert(1)</script>", "Σ_{t<T} a*b* & c | d", "<b>bold</b>"]
+HOSTILE = ["x<T and y>z", "<script>alert(1)</script>", "Σ_{t<T} a*b* & c | d", "<b>bold</b>",
+           "γ^{<img src=x>}_x"]
+# the HTML pages set the typed LaTeX-style fragments of HOSTILE[2] and HOSTILE[4] as MathML:
+# each character of them a text node (written out here as MathML Core presents it)
+HOSTILE_MATHML = {
+    HOSTILE[2]: ("<msub><mi>Σ</mi><mrow><mi>t</mi><mo>&lt;</mo><mi>T</mi></mrow></msub>",
+                 " a*b* & c | d"),
+    HOSTILE[4]: ("<msubsup><mi>γ</mi><mi>x</mi><mrow><mo>&lt;</mo><mi>i</mi><mi>m</mi>"
+                 "<mi>g</mi><mi>s</mi><mi>r</mi><mi>c</mi><mo>=</mo><mi>x</mi><mo>&gt;</mo>"
+                 "</mrow></msubsup>", ""),
+}
 
 
 class Page(HTMLParser):
@@ -74,7 +84,8 @@ class Page(HTMLParser):
 
 
 def hostile_claim():
-    @claim("proxskip.p990", title=HOSTILE[0], prediction=HOSTILE[1], source=HOSTILE[2],
+    @claim("proxskip.p990", title=HOSTILE[0], prediction=f"{HOSTILE[1]} {HOSTILE[4]}",
+           source=HOSTILE[2],
            provenance="conjecture", rule=Interval(0.5, 0.5),
            figure=FigureSpec(HOSTILE[3], "i", "x"))
     def measure(params, seed):
@@ -148,13 +159,22 @@ def test_pages_show_data_as_text(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(catalog, "claims", lambda: {spec.id: spec})
     report.write_report(tmp_path / "r")
     check_pages(tmp_path / "r")
-    html = Page((tmp_path / "r" / "proxskip.html").read_text(encoding="utf-8"))
+    html_source = (tmp_path / "r" / "proxskip.html").read_text(encoding="utf-8")
+    html = Page(html_source)
     md = markdown_page((tmp_path / "r" / "proxskip.md").read_text(encoding="utf-8"))
-    for page in (html, md):
-        text = "\n".join(page.chunks)
-        for hostile in HOSTILE:
-            assert hostile in text, hostile
-    assert "script" not in html.tags + md.tags and "b" not in html.tags + md.tags
+    md_text = "\n".join(md.chunks)
+    html_text = "\n".join(html.chunks)
+    for hostile in HOSTILE:
+        assert hostile in md_text, hostile  # Markdown shows typed text as typed
+        if hostile in HOSTILE_MATHML:
+            formula, rest = HOSTILE_MATHML[hostile]
+            assert formula in html_source, hostile
+            assert rest in html_text, hostile
+        else:
+            assert hostile in html_text, hostile
+    assert "_{" not in html_text and "^{" not in html_text
+    tags = html.tags + md.tags
+    assert "script" not in tags and "b" not in tags and "img" not in tags
     index = Page((tmp_path / "r" / "index.html").read_text(encoding="utf-8"))
     assert HOSTILE[0] in "".join(index.chunks)  # the claim's title in the index table
 
