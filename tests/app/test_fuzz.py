@@ -157,6 +157,8 @@ def valid_theorem_call(draw, command: str) -> list[str]:
         vary = draw(st.sampled_from(names))
         argv += ["--vary", vary]
     pairs = [f"{name}={draw(valid_value(name, thm))}" for name in names if name != vary]
+    if draw(st.booleans()):  # values violating a relation (μ ≤ L_f, P ≤ n …) evaluated anyway
+        argv.append("--ignore-relations")
     return argv + (["--set", *pairs] if pairs else [])
 
 
