@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 from xml.dom.minidom import Document, Element
 from xml.sax.saxutils import escape as xml_escape
 
@@ -118,14 +119,14 @@ class _LatexParser:
         self.pos += 1
         command, letter, number, _, other = tok.groups()
         if letter:
-            return self._node("mi", letter)
+            return self._letter(letter)
         if number:
             return self._node("mn", number)
         if other == "{":
             return self._sequence(stop="}")
         if other is not None:
             if other[0].isalpha():  # a typed Greek or script letter (η, Φ, 𝓛): an identifier
-                return self._node("mi", other)
+                return self._letter(other)
             return self._node("mo", {"-": "−", "*": "∗"}.get(other, other))
         if command in _GREEK:
             tag = "mo" if command == "nabla" else "mi"
@@ -147,6 +148,21 @@ class _LatexParser:
         if command in _OPERATORS:
             return self._node("mo", _OPERATORS[command])
         raise ValueError(f"unknown command \\{command}")
+
+
+    def _letter(self, text: str) -> Element:
+        """A letter, with the accents typed after it (x̄, ĉ) as accents over it."""
+        element = self._node("mi", text[0])
+        for mark in text[1:]:
+            if mark not in _COMBINING_ACCENTS:
+                return self._node("mi", text)
+            element = self._node("mover", element, self._node("mo", _COMBINING_ACCENTS[mark]),
+                                 accent="true")
+        return element
+
+
+_COMBINING_ACCENTS = {"\u0304": "¯", "\u0305": "¯", "\u0302": "^", "\u0303": "~",
+                      "\u0307": "˙", "\u0306": "˘"}
 
 
 def _text(el: Element) -> str:
@@ -339,8 +355,8 @@ def typed_mathml(fragment: str) -> Markup | None:
     """The inline ``<math>`` of a typed LaTeX-style fragment (None if it does not parse). The
     fragment's characters are text nodes (``<`` is ``&lt;``): it can never become markup."""
     dom = Document()
-    try:
-        element = _LatexParser(dom, _as_tex(fragment)).parse()
+    try:  # decomposed, so that ū and x̄ alike are a letter with an accent over it
+        element = _LatexParser(dom, unicodedata.normalize("NFD", _as_tex(fragment))).parse()
     except (ValueError, IndexError, AttributeError):
         return None
     return Markup(f'<math display="inline">{element.toxml()}</math>')
