@@ -205,6 +205,14 @@ def run_call(draw) -> list[str]:
 
 @st.composite
 def counterexample_call(draw) -> list[str]:
+    """Half a known counterexample with every declared value inside its domain and a few
+    rounds; half hostile (near-miss ids and cases, missing or malformed values, huge rounds)."""
+    if draw(st.booleans()):
+        theorem_id = draw(st.sampled_from(sorted(COUNTEREXAMPLES)))
+        ce = COUNTEREXAMPLES[theorem_id]
+        pairs = [f"{name}={draw(param_value(p))}" for name, p in sorted(ce.params.items())]
+        return (["counterexample", theorem_id, "--case", draw(st.sampled_from(ce.cases)),
+                 "--rounds", str(draw(st.integers(1, 30))), "--json", "--set", *pairs])
     theorem_id = draw(ids(sorted(COUNTEREXAMPLES)))
     ce = COUNTEREXAMPLES.get(theorem_id)
     case = draw(st.one_of(st.sampled_from(ce.cases), ids(list(ce.cases)))) if ce else "I"
