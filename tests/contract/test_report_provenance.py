@@ -6,6 +6,7 @@ prediction" and "refutes a conjecture"."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -49,7 +50,8 @@ def test_index_and_paper_pages_count_refutations_by_meaning(report: Path) -> Non
     words = ("Refutations — refutes the paper: 2; refutes a derived prediction: 1; refutes a "
              "conjecture: 1.")
     assert words in index
-    assert "<th>refutes the paper</th>" in index and "<td>2</td><td>1</td><td>1</td>" in index
+    cells = re.sub(r"<(td|th)\b[^>]*>", r"<\1>", index)  # cell attributes are layout only
+    assert "<th>refutes the paper</th>" in cells and "<td>2</td><td>1</td><td>1</td>" in cells
     for page in ("proxskip.md", "proxskip.html"):
         assert words in (report / page).read_text(), page
 
