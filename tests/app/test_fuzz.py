@@ -314,8 +314,10 @@ def check_invariants(argv: list[str]) -> None:
         value, vary = doc["value"], doc["vary"]
         others = [a for a in argv[argv.index("--set") + 1:] if not a.startswith(f"{vary}=")] \
             if "--set" in argv else []
+        others += [f"{k}={v}" for k, v in (doc.get("chosen") or {}).items()]  # e.g. ProxSkip's M
+        flags = ["--ignore-relations"] if "--ignore-relations" in argv else []
         for text in (repr(value), str(Fraction(value))):
-            again, recheck = invoke(["check", doc["theorem"], "--json", "--set",
+            again, recheck = invoke(["check", doc["theorem"], "--json", *flags, "--set",
                                      f"{vary}={text}", *others])
             assert again.exit_code == 0, (f"{' '.join(argv)} answered {value!r}, which check "
                                           f"rejects: {again.output[:2000]}")
