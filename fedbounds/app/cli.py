@@ -17,7 +17,7 @@ import typer
 
 from . import numeric, pep, results, theory  # noqa: F401  (registers the commands)
 from .common import app, out
-from .entry import version
+from .version import version
 
 EXIT_CODES = ("Exit codes: 0 done (check: feasible); 1 check infeasible, max-step without a "
               "feasible value, or verify --fail-on hit; 2 bad input; 3 internal error; "

@@ -7,19 +7,9 @@ from __future__ import annotations
 
 import sys
 
+from .version import version
+
 EXIT_INTERRUPTED = 130  # 128 + SIGINT
-
-
-def version() -> str:
-    """The installed version of fedbounds (the package's own when it is not installed)."""
-    from importlib import metadata
-
-    try:
-        return metadata.version("fedbounds")
-    except metadata.PackageNotFoundError:  # pragma: no cover - a source checkout on sys.path
-        from fedbounds import __version__
-
-        return __version__
 
 
 def main() -> None:
