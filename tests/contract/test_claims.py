@@ -34,6 +34,8 @@ def test_quick_run_gives_a_verdict(cid, quick_verdict):
     assert verdict.seconds is not None and verdict.seconds >= 0
     if verdict.verdict in ("confirmed", "refuted"):
         assert verdict.statistic is not None
+        assert verdict.predicted is not None and verdict.tolerance is not None
+    assert verdict.figure is not None, f"{cid} draws no figure"
 
 
 @pytest.mark.parametrize("cid", CLAIMS)
