@@ -346,12 +346,18 @@ def quadratic_functional(model: AffineModel, G: np.ndarray, g0: np.ndarray, fiel
     return ell
 
 
+def _moments(mean: np.ndarray, cov: np.ndarray) -> np.ndarray:
+    """q = (vec E[wwᵀ], E[w], 1) of a state with this mean and covariance
+    (:func:`moment_operator`'s coordinates)."""
+    return np.concatenate([(cov + np.outer(mean, mean)).reshape(-1), mean, [1.0]])
+
+
 def exact_curve(model: AffineModel, ell: np.ndarray, mean0: np.ndarray, cov0: np.ndarray,
                 T: int) -> np.ndarray:
     """ℓᵀq_t for t = 0..T − 1 exactly: the moments from w_0 with mean ``mean0`` and covariance
     ``cov0`` (inf from the first non-finite moment on)."""
     Mop = moment_operator(model)
-    q = np.concatenate([(cov0 + np.outer(mean0, mean0)).reshape(-1), mean0, [1.0]])
+    q = _moments(mean0, cov0)
     out = np.full(T, math.inf)
     for t in range(T):
         out[t] = float(ell @ q)
@@ -377,7 +383,7 @@ def exact_long_run(model: AffineModel, ell: np.ndarray, mean0: np.ndarray, cov0:
     the moment operator (S_{2T} = S_T + M^T S_T, M^{2T} = (M^T)²): horizons far beyond what a
     step-by-step run reaches, for the large-T behaviour of an average."""
     step = moment_operator(model)
-    q0 = np.concatenate([(cov0 + np.outer(mean0, mean0)).reshape(-1), mean0, [1.0]])
+    q0 = _moments(mean0, cov0)
     power, total = step.copy(), q0.copy()  # M^T and S_T q0 at T = 1
     horizons, averages, values = [], [], []
     for k in range(max_doublings + 1):

@@ -41,7 +41,7 @@ from fedbounds import registry
 from fedbounds.complexity import derive
 from fedbounds.errors import BadInput
 from fedbounds.findings import findings
-from fedbounds.pretty import fmt_order
+from fedbounds.pretty import fmt_order, pretty
 from fedbounds.verify import catalog
 from fedbounds.verify.claim import RunConfig
 
@@ -554,17 +554,6 @@ def prediction_counts(paper: str, rows: list[dict]) -> dict[str, int] | None:
                                 for vs in by_number.values())}
 
 
-_GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "eta": "η", "kappa": "κ",
-          "lambda": "λ", "lam": "λ", "mu": "μ", "rho": "ρ", "sigma": "σ", "tau": "τ", "zeta": "ζ"}
-
-
-def _reader_name(name: str) -> str:
-    """A parameter's code name as a reader writes it: a leading Greek word as its letter
-    (``eta_l`` → ``η_l``, ``sigma_G`` → ``σ_G``; typed fragments then render as math)."""
-    head, sep, tail = name.partition("_")
-    return _GREEK[head] + sep + tail if head in _GREEK else name
-
-
 def sweep_tables(rows: list[dict], names: dict[str, str] | None = None) -> list[dict]:
     """A paper's bound-validity sweeps (claims whose evidence has a ``sweep_table``): per
     theorem, whether the verdict is decided on it, the worst ratio observed/bound with its
@@ -577,7 +566,7 @@ def sweep_tables(rows: list[dict], names: dict[str, str] | None = None) -> list[
         out.append({"claim": r["claim"], "v": r["v"], "rows": [
             {"theorem": t["theorem"], "decides": t.get("decides", True),
              "worst": t.get("worst_ratio"), "interval": t.get("worst_ratio_interval"),
-             "where": _prose(", ".join(f"{_reader_name(k)}={_num(v)}"
+             "where": _prose(", ".join(f"{pretty(sp.Symbol(k))}={_num(v)}"
                                        for k, v in (t.get("constants") or {}).items()) or "—",
                              names or {}), "points": f"{t.get('conditions_hold_at', '?')}/{t.get('points', '?')}"}
             for t in table]})
