@@ -1,7 +1,7 @@
 """Compare `fedbounds verify … --json` output with a recorded reference, claim by claim.
 
     python tools/compare_verdicts.py NEW.json [--reference tests/data/verdicts_before_redesign.json]
-                                     [--rtol 1e-9] [--paper PAPER ...] [--evidence]
+                                     [--rtol 1e-9] [--paper PAPER ...] [--evidence] [--subset]
 
 A claim differs when its verdict differs or its statistic differs by more than ``rtol``
 relative (a missing claim on either side is listed too); with ``--evidence`` also when any
@@ -46,7 +46,8 @@ def _numbers_differ(a: object, b: object, rtol: float, where: str, out: list[str
 
 
 def differences(new: dict, reference: dict, rtol: float = 1e-9,
-                papers: list[str] | None = None, evidence: bool = False) -> list[str]:
+                papers: list[str] | None = None, evidence: bool = False,
+                subset: bool = False) -> list[str]:
     """One line per claim whose verdict or statistic moved (claims in ``new`` only are
     ignored: they are new claims, not moved ones); ``papers`` limits the comparison."""
     got = {c["id"]: c for c in new["claims"]}
@@ -56,7 +57,8 @@ def differences(new: dict, reference: dict, rtol: float = 1e-9,
             continue
         cid = ref["id"]
         if cid not in got:
-            out.append(f"{cid}: missing")
+            if not subset:
+                out.append(f"{cid}: missing")
             continue
         c = got[cid]
         if c["verdict"] != ref["verdict"]:
@@ -80,9 +82,11 @@ def main() -> int:
     ap.add_argument("--paper", action="append", help="compare only this paper's claims")
     ap.add_argument("--evidence", action="store_true",
                     help="compare every number of the interval, prediction and evidence too")
+    ap.add_argument("--subset", action="store_true",
+                    help="NEW holds some claims only: the reference's others are not missing")
     a = ap.parse_args()
     diff = differences(json.loads(a.new.read_text()), json.loads(a.reference.read_text()),
-                       a.rtol, a.paper, a.evidence)
+                       a.rtol, a.paper, a.evidence, a.subset)
     print("\n".join(diff) if diff else "no claim moved")
     return 1 if diff else 0
 
