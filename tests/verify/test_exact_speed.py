@@ -1,0 +1,100 @@
+"""The speed-ups of the exact machinery give the engine's own answers: max-step decided on the
+conditions with the varied symbol equals the engine's max-step on every condition, and a bound's
+value without its conditions equals the engine's bound."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from fedbounds import engine, registry
+from fedbounds.problems.minmax import make_game
+from fedbounds.verify import exact
+from fedbounds.verify.algorithms.fednorm import taus
+from fedbounds.verify.claims import fednorm as claims
+from fedbounds.verify.exact import fednorm
+
+STEP_ORDER = ("gamma_sy", "gamma_sx", "eta_cy", "eta_cx")
+
+
+def thm1_point(mu: float, tau_max: int) -> dict[str, Fraction]:
+    """Theorem 1's exact inputs at one point of the fednorm.p20 grid."""
+    g = make_game({**claims.P20_SET, "mu": mu}, 0)
+    P = g.M // 2
+    return fednorm.thm1_inputs(g, taus(g, {**claims.P20_ALG, "tau_max": tau_max, "P": P}), P)
+
+
+def sequential(thm, inputs, max_step) -> list[engine.MaxStepResult]:
+    """The four step sizes of fednorm.p20 one at a time, with ``max_step``."""
+    names = set(engine.compiled(thm).condition_inputs)
+    tiny = Fraction(1, 10**12)
+    cur = {"gamma_sx": tiny, "eta_cx": tiny, "eta_cy": tiny}
+    out = []
+    for name in STEP_ORDER:
+        cur.pop(name, None)
+        result = max_step(thm, name, {k: v for k, v in {**inputs, **cur}.items() if k in names})
+        out.append(result)
+        cur[name] = Fraction(result.value)
+    return out
+
+
+@pytest.mark.parametrize(("mu", "tau_max"), [(1.0, 3), (1.0, 27)])
+def test_max_step_on_the_varied_conditions_equals_the_engines(mu, tau_max):
+    thm = registry.get("fednorm.thm1.corrected")
+    inputs = thm1_point(mu, tau_max)
+    fast = sequential(thm, inputs, exact.max_step)
+    slow = sequential(thm, inputs, engine.max_step)
+    for a, b in zip(fast, slow, strict=True):
+        assert (a.value, a.binding, a.binding_all, a.attained, a.exact, a.decimal) == \
+            (b.value, b.binding, b.binding_all, b.attained, b.exact, b.decimal)
+    # the later steps are bound by conditions that do not contain the first one
+    assert fast[0].binding != fast[1].binding
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mu", [1 / 4, 1 / 16, 1 / 64])
+def test_max_step_equals_the_engines_at_small_mu(mu):
+    thm = registry.get("fednorm.thm1.corrected")
+    inputs = thm1_point(mu, 3)
+    fast = sequential(thm, inputs, exact.max_step)
+    slow = sequential(thm, inputs, engine.max_step)
+    assert [(a.value, a.binding) for a in fast] == [(b.value, b.binding) for b in slow]
+
+
+def test_max_step_with_a_violated_other_condition_is_infeasible_as_in_the_engine():
+    thm = registry.get("fednorm.thm1.corrected")
+    inputs = {k: v for k, v in thm1_point(1.0, 3).items()
+              if k in engine.compiled(thm).condition_inputs}
+    # γ^s_y far above its max-step: the condition γ^s_x ≤ γ^s_y/(81κ²) does not restrict η^c_y,
+    # but γ^s_y's own condition (no η^c_y in it) fails, so no η^c_y is feasible
+    values = {**inputs, "gamma_sy": Fraction(10), "gamma_sx": Fraction(1, 10**12),
+              "eta_cx": Fraction(1, 10**12)}
+    fast, slow = exact.max_step(thm, "eta_cy", values), engine.max_step(thm, "eta_cy", values)
+    assert fast.value is None and slow.value is None
+    assert fast.binding_all == slow.binding_all and fast.binding_all
+
+
+def test_bound_value_equals_the_engines_bound_at_every_horizon():
+    thm = registry.get("fednorm.thm1.corrected")
+    inputs = thm1_point(1.0, 3)
+    steps, _ = claims.p20_steps(thm, inputs)
+    point = {**inputs, **{k: Fraction(v) for k, v in steps.items()}}
+    values = []
+    for T in (100, 12345, 10**11):
+        full = engine.bound(thm, {**point, "T": Fraction(T)})
+        assert exact.bound_value(thm, {**point, "T": Fraction(T)}) == full.value
+        assert full.feasible
+        values.append(full.value)
+    assert values[0] > values[1] > values[2]  # the optimization term falls with T
+
+
+def test_split_conditions_keeps_every_condition_once():
+    thm = registry.get("fednorm.thm1.corrected")
+    with_vary, without = exact.split_conditions(thm, "gamma_sx")
+    names = [c.name for c in thm.conditions]
+    assert sorted(c.name for c in [*with_vary.conditions, *without.conditions]) == sorted(names)
+    assert "B.5: gamma_sx <= gamma_sy/(81 kappa^2)" in [c.name for c in with_vary.conditions]
+    assert all("gamma_sx" not in cc.args for cc in engine.compiled(without).conditions)
+    assert all("gamma_sx" in cc.args for cc in engine.compiled(with_vary).conditions)
+    assert exact.split_conditions(thm, "gamma_sx")[0] is with_vary  # cached
