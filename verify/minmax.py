@@ -22,6 +22,7 @@ Every min-max method's state is a ``NamedTuple`` whose field ``z`` is the server
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -69,6 +70,54 @@ def client_grad(g: MinMaxGame, z: np.ndarray, idx: np.ndarray | None = None,
     if g.lam:
         out[..., : g.dx] -= g.lam * np.sin(z[..., : g.dx])
     return out
+
+
+def common_hessian(g: MinMaxGame) -> np.ndarray | None:
+    """Hᵀ (d, d) when every client has the same Jacobian H_i = H and the gradients are affine
+    (λ = 0), else None: then ∇f_i(z) = zHᵀ + h_i is one product for all replicas and clients."""
+    if g.lam or not np.all(g.H == g.H[:1]):
+        return None
+    return np.ascontiguousarray(g.H[0].T)
+
+
+def all_client_grads(g: MinMaxGame) -> Callable[[np.ndarray], np.ndarray]:
+    """``client_grad(g, z)`` for z (R, M, d) of all M clients in order, the game's constants
+    bound once (a single (R·M, d) × (d, d) product under a common Hessian: the same numbers)."""
+    HT = common_hessian(g)
+    if HT is None:
+        return lambda z: client_grad(g, z)
+    h, d = g.h, g.d
+    return lambda z: (np.ascontiguousarray(z).reshape(-1, d) @ HT).reshape(z.shape) + h
+
+
+def noise_scale(g: MinMaxGame, batch: float = 1.0) -> np.ndarray | None:
+    """sqrt(coord_var/batch) (d,), the factor of ξ in :func:`noisy_grad` when it does not depend
+    on the gradient (β_L = 0); None when the game is noise-free or β_L ≠ 0."""
+    if not g.noisy or g.beta_L:
+        return None
+    return np.sqrt(g.coord_var() / batch)
+
+
+def client_mean(a: np.ndarray) -> np.ndarray:
+    """``a.mean(1)`` of a (R, k, d) up to rounding (the sum over clients as one product with a
+    vector of ones: no slow reduction over a middle axis; inf and NaN propagate as in a sum)."""
+    k = a.shape[1]
+    return np.matmul(ones(k), a) / k
+
+
+@functools.lru_cache(maxsize=256)
+def ones(k: int) -> np.ndarray:
+    """A read-only vector of k ones."""
+    out = np.ones(k)
+    out.setflags(write=False)
+    return out
+
+
+def full_like_clients(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """``a`` broadcast to ``shape`` as a contiguous array: the constants of an in-place step
+    taken at the full shape of the state, so every elementwise operation is on equal shapes
+    (numpy's fast path; broadcasting a length-d axis over clients costs ~10x)."""
+    return np.ascontiguousarray(np.broadcast_to(a, shape))
 
 
 def noisy_grad(g: MinMaxGame, grad: np.ndarray, xi: np.ndarray | None, batch: float = 1.0,
