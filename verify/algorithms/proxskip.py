@@ -28,7 +28,7 @@ from fedbounds.errors import BadInput
 from fedbounds.problems.proxskip import AffineVIP
 from fedbounds.theorems import proxskip as theory
 from fedbounds.verify.algorithm import Algorithm, Method, Observe, Param
-from fedbounds.verify.executor import Draw, average, client_matvec, replica_chunks, sq_norm
+from fedbounds.verify.executor import Draw, average, client_matvec, replica_chunks
 
 PROBLEMS = ("proxskip-g-norm", "proxskip-g-sym", "proxskip-quadratic-game", "proxskip-rls")
 
@@ -102,43 +102,6 @@ def proxskip_update(x: np.ndarray, h: np.ndarray, g: np.ndarray, theta: np.ndarr
     return xhat, hnew
 
 
-def proxskip_advance(x: np.ndarray, h: np.ndarray, xhat: np.ndarray, work: np.ndarray,
-                     theta: np.ndarray, gamma: float, p: float) -> None:
-    """:func:`proxskip_update` in place on client-major arrays (clients, replicas, dim), with
-    the same roundings: ``xhat`` holds g on entry and the new x on return, ``h`` is updated
-    where θ (the other replicas' columns are left as they were), ``x`` is only read and
-    ``work`` is scratch. Where most replicas communicate, the averaging is computed for all of
-    them and the others' columns restored; where few do, for those only."""
-    np.subtract(xhat, h, out=xhat)
-    xhat *= -gamma
-    xhat += x
-    count = int(np.count_nonzero(theta))
-    if count == 0:
-        return
-    clients = x.shape[0]
-    if 4 * count < theta.size:  # few: gather them
-        idx = np.flatnonzero(theta)
-        xh = xhat[:, idx]
-        hi = h[:, idx]
-        xavg = np.add.reduce(xh - (gamma / p) * hi, axis=0, keepdims=True)
-        xavg /= clients  # the client mean, rounded as ndarray.mean rounds it
-        h[:, idx] = hi + (p / gamma) * (xavg - xh)
-        xhat[:, idx] = xavg
-        return
-    keep = np.flatnonzero(~theta)  # the few that do not communicate: restored at the end
-    kept = (xhat[:, keep], h[:, keep]) if keep.size else None
-    np.multiply(h, gamma / p, out=work)
-    np.subtract(xhat, work, out=work)
-    xavg = np.add.reduce(work, axis=0, keepdims=True)
-    xavg /= clients
-    np.subtract(xavg, xhat, out=work)
-    work *= p / gamma
-    h += work
-    xhat[...] = xavg
-    if kept is not None:
-        xhat[:, keep], h[:, keep] = kept
-
-
 def client_major(state: tuple, scratch: dict) -> tuple[np.ndarray, ...]:
     """The state's (replicas, clients, dim) arrays as client-major (clients, replicas, dim)
     C-contiguous arrays: copied once per run (the first step, marked in ``scratch``), after
@@ -205,29 +168,27 @@ def oracle(problem: AffineVIP, estimator: str) -> Callable[[np.ndarray, Mapping]
     return lambda x, dr: sample_op(Jij, bij, dr["sample"], x)
 
 
-def oracle_into(problem: AffineVIP, estimator: str
-                ) -> Callable[[np.ndarray, np.ndarray, Mapping, slice, dict], None] | None:
-    """:func:`oracle` on client-major arrays (:func:`client_major`), written into a given
-    array: ``into(out, x, draws, chunk, scratch)`` sets out = g(x) for the replicas ``chunk``
-    (x and out that chunk's columns), with the same roundings (J x by one batched matmul, then
-    + b, then + ξ); None for a finite sum (its gathered samples have no in-place form)."""
-    JT = np.ascontiguousarray(problem.J.transpose(0, 2, 1))
-    b = problem.b
+def fused_oracle(problem: AffineVIP, estimator: str) -> tuple[np.ndarray, np.ndarray, bool] | None:
+    """What the fused in-place steps (:mod:`.kernels`) need of the oracle: (Jᵀ per client, b,
+    noisy) for g_i = J_i x_i + b_i (+ ξ_i); None for a finite sum (its gathered samples have no
+    fused form: the pure ``step`` runs)."""
     exact = estimator == "gda" or (problem.Jij is None and problem.noise is None)
     if not exact and problem.Jij is not None:
         return None
+    return (np.ascontiguousarray(problem.J.transpose(0, 2, 1)), np.ascontiguousarray(problem.b),
+            not exact)
 
-    def into(out: np.ndarray, x: np.ndarray, draws: Mapping, chunk: slice,
-             scratch: dict) -> None:
-        np.matmul(x, JT, out=out)
-        tiled = scratch.get("b")
-        if tiled is None or tiled.shape[1] < chunk.stop:  # b over every replica, once a run
-            tiled = scratch["b"] = np.ascontiguousarray(
-                np.broadcast_to(b[:, None, :], (b.shape[0], chunk.stop, b.shape[1])))
-        out += tiled[:, chunk]
-        if not exact:
-            out += draws["noise"][chunk].swapaxes(0, 1)
-    return into
+
+_NO_NOISE = np.zeros((1, 1, 1))
+
+
+def _chunk_buffers(scratch: dict, x: np.ndarray, c: slice) -> tuple[np.ndarray, np.ndarray]:
+    """The chunk's contiguous G (n, c, d) and accumulator (c, d), allocated once per size."""
+    size = c.stop - c.start
+    key = ("chunk", size)
+    if key not in scratch:
+        scratch[key] = (np.empty((x.shape[0], size, x.shape[2])), np.empty((size, x.shape[2])))
+    return scratch[key]
 
 
 def stack(problem: AffineVIP, replicas: int, value: Any = 0.0) -> np.ndarray:
@@ -239,17 +200,27 @@ def stack(problem: AffineVIP, replicas: int, value: Any = 0.0) -> np.ndarray:
 def lyapunov(problem: AffineVIP, gamma: float, p: float) -> dict[str, Observe]:
     """dist_sq = Σ_i‖x_i − z*‖² and V = dist_sq + (γ/p)²Σ_i‖h_i − f_i(z*)‖² (Thm 3.1 [L140],
     stacked)."""
-    z = problem.z_star
-    fz = problem.f(np.broadcast_to(z, (problem.n, problem.d)))
     weight = _square(gamma / p)
-    return {"dist_sq": lambda s: sq_norm(s.x - z),
-            "V": lambda s: sq_norm(s.x - z) + weight * sq_norm(s.h - fz)}
+    z = np.ascontiguousarray(np.broadcast_to(problem.z_star, (problem.n, problem.d)))
+    fz = np.ascontiguousarray(problem.f(z))
+    return {"dist_sq": lambda s: sq_distance(s.x, z),
+            "V": lambda s: sq_distance(s.x, z) + weight * sq_distance(s.h, fz)}
 
 
 def distance(problem: AffineVIP) -> dict[str, Observe]:
     """dist_sq = Σ_i‖x_i − z*‖²."""
-    z = problem.z_star
-    return {"dist_sq": lambda s: sq_norm(s.x - z)}
+    z = np.ascontiguousarray(np.broadcast_to(problem.z_star, (problem.n, problem.d)))
+    return {"dist_sq": lambda s: sq_distance(s.x, z)}
+
+
+def sq_distance(x: np.ndarray, center: np.ndarray) -> np.ndarray:
+    """Σ_i‖x_i − c_i‖² per replica (x (R, n, d), c (n, d)): one pass over x in any layout
+    (:func:`.kernels.sq_distance`), no copy of a client-major state."""
+    from .kernels import sq_distance as kernel
+
+    out = np.empty(x.shape[0])
+    kernel(x, center, out)
+    return out
 
 
 def _square(x: float) -> float:
@@ -362,29 +333,37 @@ def proxskip_method(problem: AffineVIP, gamma: float, p: float, estimator: str =
         x, h = proxskip_update(state.x, state.h, g_of(state.x, draws), draws["coin"], gamma, p)
         return ProxSkipState(x, h), draws["coin"]
 
-    into = oracle_into(problem, estimator)
+    fused = fused_oracle(problem, estimator)
     chunks: dict[int, list[slice]] = {}
 
     def advance(state: ProxSkipState, draws: Mapping, t: int,
                 scratch: dict) -> tuple[ProxSkipState, np.ndarray]:
-        """``step`` in place on client-major arrays, chunk by chunk of replicas: x̂ is written
-        into a buffer that becomes x (the old x is the next step's buffer)."""
+        """``step`` in place on client-major arrays, chunk by chunk of replicas (each chunk's
+        arrays stay in cache): one batched matmul G = J x, then one fused pass
+        (:func:`.kernels.proxskip_chunk`) writes x⁺ into a buffer that becomes x (the old x is
+        the next step's buffer) and updates h."""
+        from .kernels import proxskip_chunk
+
         x, h = client_major(state, scratch)
-        new, work = _buffers(scratch, x, "xhat", "work")
+        (new,) = _buffers(scratch, x, "xhat")
         theta = draws["coin"]
+        noise = draws["noise"] if noisy else _NO_NOISE
         R = x.shape[1]
         if R not in chunks:
             chunks[R] = replica_chunks(R, x.shape[0] * x.shape[2])
         for c in chunks[R]:
-            into(new[:, c], x[:, c], draws, c, scratch)
-            proxskip_advance(x[:, c], h[:, c], new[:, c], work[:, c], theta[c], gamma, p)
+            G, acc = _chunk_buffers(scratch, x, c)
+            np.matmul(x[:, c], JT, out=G)
+            proxskip_chunk(x, h, G, b, noise, noisy, theta, gamma, p, new, acc, c.start)
         scratch["xhat"] = x
         return ProxSkipState(new.swapaxes(0, 1), h.swapaxes(0, 1)), theta
 
+    if fused is not None:
+        JT, b, noisy = fused
     return Method(init, step, lyapunov(problem, gamma, p),
                   {"coin": coin(p), **estimator_streams(problem, estimator)},
                   {"gamma": gamma, "p": p, "x0": x0}, **run_cost(problem),
-                  advance=None if into is None else advance)
+                  advance=None if fused is None else advance)
 
 
 def svrg_method(problem: AffineVIP, gamma: float, p: float, q: float,
@@ -453,34 +432,36 @@ def local_method(problem: AffineVIP, gamma: float, H: int, extragradient: bool =
                 x = x - gamma * g_of(x, d1)
         return ConsensusState(average(x)), np.ones(x.shape[0])
 
-    into = None if extragradient else oracle_into(problem, estimator)
+    fused = None if extragradient else fused_oracle(problem, estimator)
     chunks: dict[int, list[slice]] = {}
 
     def advance(state: ConsensusState, draws: Mapping, t: int,
                 scratch: dict) -> tuple[ConsensusState, np.ndarray]:
         """``step`` in place (Local GDA/SGDA) on client-major arrays, chunk by chunk of
-        replicas."""
+        replicas: per local step one batched matmul and one fused pass
+        (:func:`.kernels.gda_chunk`), then the mean (:func:`.kernels.average_chunk`)."""
+        from .kernels import average_chunk, gda_chunk
+
         (x,) = client_major(state, scratch)
-        (g,) = _buffers(scratch, x, "g")
         clients, R = x.shape[:2]
         if R not in chunks:
             chunks[R] = replica_chunks(R, clients * x.shape[2])
         for c in chunks[R]:
-            xc, gc = x[:, c], g[:, c]
+            G, acc = _chunk_buffers(scratch, x, c)
             for k in range(H):
-                into(gc, xc, {s: v[k] for s, v in draws.items()}, c, scratch)
-                gc *= gamma
-                xc -= gc
-            xavg = np.add.reduce(xc, axis=0, keepdims=True)
-            xavg /= clients  # the client mean, rounded as ndarray.mean rounds it
-            xc[...] = xavg
+                np.matmul(x[:, c], JT, out=G)
+                gda_chunk(x, G, b, draws["noise"][k] if noisy else _NO_NOISE, noisy, gamma,
+                          c.start)
+            average_chunk(x, acc, c.start)
         return ConsensusState(x.swapaxes(0, 1)), np.ones(R)
 
+    if fused is not None:
+        JT, b, noisy = fused
     return Method(lambda R, seed=0: ConsensusState(stack(problem, R, x0)), step,
                   distance(problem), streams, {"gamma": gamma, "H": H, "x0": x0},
                   samples_per_step=float(calls),
                   **run_cost(problem, calls, calls if streams else 0, steps_param="H"),
-                  advance=None if into is None else advance)
+                  advance=None if fused is None else advance)
 
 
 def projected_method(problem: AffineVIP, gamma: float, estimator: str = "gda",
