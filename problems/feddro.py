@@ -130,6 +130,8 @@ class ScalarFamily(CompositionalProblem):
         self.stochastic = self.s > 0 or self.s_h > 0
         self._abar, self._cbar = float(self.a.mean()), float(self.c.mean())
         self._has_h = bool(np.any(self.w))
+        self._scaled_het = self.het != 1.0
+        self._w_cols, self._m_cols = self.w, self.m  # w_j, m_j against x_k[..., None] (_dh_into)
         self.x0 = np.array([self.x0_value])
         self.x_star = np.array([self._solve_x_star()])
         self.constants = self._constants()
@@ -172,17 +174,83 @@ class ScalarFamily(CompositionalProblem):
     def grad_f(self, u: np.ndarray) -> np.ndarray:
         return u / np.sqrt(u**2 + 4)
 
+    # in-place forms of the oracles on client values xs = x[..., 0] (R, K): the same operations
+    # in the same order as g_val, g_jac and grad_h (the same numbers), into preallocated buffers
+    def g_val_into(self, xs: np.ndarray, zeta: Draw | None, out: np.ndarray,
+                   tmp: np.ndarray) -> np.ndarray:
+        """``out`` (R, K) ← g_val(x, ζ)[..., 0]; ``tmp`` (R, K) is overwritten."""
+        np.multiply(self.a, xs, out=out)
+        out += self.c
+        if zeta is not None:
+            np.multiply(zeta.data["z1"], xs, out=tmp)
+            tmp += zeta.data["z2"]
+            tmp *= self.s
+            out += tmp
+        return out
+
+    def g_jac_into(self, zeta: Draw | None, out: np.ndarray) -> np.ndarray:
+        """``out`` (R, K) ← g_jac(x, ζ)[..., 0, 0] (it does not depend on x)."""
+        if zeta is None:
+            out[...] = self.a
+        else:
+            np.multiply(self.s, zeta.data["z1"], out=out)
+            out += self.a
+        return out
+
+    def grad_h_into(self, xs: np.ndarray, xi: Draw | None, out: np.ndarray,
+                    scratch: dict[str, np.ndarray]) -> np.ndarray | None:
+        """``out`` (R, K) ← grad_h(x, ξ)[..., 0]; None (``out`` untouched) when ∇h_k ≡ 0 and
+        there is no ∇h noise (P1: then adding grad_h changes no number)."""
+        if not self._has_h and xi is None:
+            return None
+        u = scratch.setdefault("u", np.empty_like(out))
+        np.subtract(xs, self.m, out=u)
+        self._w_u_over_root(u, out, self.w)
+        if self._scaled_het:
+            mean = self._dh_into(xs, scratch)
+            out -= mean
+            out *= self.het
+            out += mean
+        if xi is not None:
+            np.multiply(self.s_h, xi.data["xi"], out=u)
+            out += u
+        return out
+
+    @staticmethod
+    def _w_u_over_root(u: np.ndarray, out: np.ndarray, w: np.ndarray) -> np.ndarray:
+        """``out`` ← w·u/√(u² + 1) (``u`` is overwritten)."""
+        np.multiply(w, u, out=out)
+        np.square(u, out=u)
+        u += 1
+        np.sqrt(u, out=u)
+        out /= u
+        return out
+
+    def _dh_into(self, xs: np.ndarray, scratch: dict[str, np.ndarray]) -> np.ndarray:
+        """:meth:`_dh` of ``xs`` (R, K) into a scratch buffer (R, K)."""
+        shape = (*xs.shape, self.K)
+        u = scratch.get("dh_u")
+        if u is None or u.shape != shape:
+            u = scratch["dh_u"] = np.empty(shape)
+            scratch["dh_v"] = np.empty(shape)
+            scratch["dh_mean"] = np.empty(xs.shape)
+        np.subtract(xs[..., None], self._m_cols, out=u)
+        values = self._w_u_over_root(u, scratch["dh_v"], self._w_cols)
+        mean = np.add.reduce(values, axis=-1, out=scratch["dh_mean"])
+        mean /= self.K
+        return mean
+
     # exact
     def _h(self, x: np.ndarray) -> np.ndarray:
         return (self.w * np.sqrt((x[..., None] - self.m) ** 2 + 1)).mean(axis=-1)
 
     def _dh(self, x: np.ndarray) -> np.ndarray:
         u = x[..., None] - self.m
-        return (self.w * u / np.sqrt(u**2 + 1)).mean(axis=-1)
+        return np.add.reduce(self.w * u / np.sqrt(u**2 + 1), axis=-1) / self.K  # the mean
 
     def Phi(self, x: np.ndarray) -> np.ndarray:
         xs = np.asarray(x, float)[..., 0]
-        gx = self.a.mean() * xs + self.c.mean()
+        gx = self._abar * xs + self._cbar  # ā = a.mean(), c̄ = c.mean()
         return np.sqrt(gx**2 + 4) + self._h(xs)
 
     def grad_Phi(self, x: np.ndarray) -> np.ndarray:
@@ -222,6 +290,36 @@ class ScalarFamily(CompositionalProblem):
             "L_Phi_true": float(np.max(np.abs(np.gradient(
                 self.grad_Phi(grid[:, None])[:, 0], grid)))),
         }
+
+
+class ScalarRows(ScalarFamily):
+    """Several scalar-family instances with the same K side by side, one per replica row: every
+    parameter (a_k, c_k, w_k, m_k, s, s_h, het, x*) an array over rows, so one vectorized run
+    advances them all (the same numbers, row by row, as each instance on its own). It has the
+    oracles and exact quantities a FedDRO run and its metrics use, not the constants."""
+
+    def __init__(self, problems: list[ScalarFamily], replicas: int) -> None:
+        first = problems[0]
+        if any(p.K != first.K or p._has_h != first._has_h or p._scaled_het != first._scaled_het
+               for p in problems):
+            raise ValueError("stacked scalar instances need the same K, h and het structure")
+
+        def rows(values: list[Any]) -> np.ndarray:
+            return np.repeat(np.asarray(values, float), replicas, axis=0)
+
+        self.name, self.K, self.d, self.dg = first.name, first.K, 1, 1
+        self.a, self.c = rows([p.a for p in problems]), rows([p.c for p in problems])
+        self.w, self.m = rows([p.w for p in problems]), rows([p.m for p in problems])
+        self.s, self.s_h, self.het = (rows([[getattr(p, k)] for p in problems])
+                                      for k in ("s", "s_h", "het"))
+        self._abar, self._cbar = (rows([getattr(p, k) for p in problems]) for k in ("_abar",
+                                                                                  "_cbar"))
+        self.x_star = rows([p.x_star for p in problems])  # (rows, 1)
+        self.x0 = first.x0
+        self._has_h, self._scaled_het = first._has_h, first._scaled_het
+        self._w_cols, self._m_cols = self.w[:, None, :], self.m[:, None, :]
+        self.stochastic = any(p.stochastic for p in problems)
+        self.params, self.constants = {}, {}
 
 
 def _alternating(K: int) -> np.ndarray:

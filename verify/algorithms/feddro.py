@@ -31,16 +31,23 @@ Line numbers [Lnnn] are lines of the arXiv v1 text of arXiv:2311.12652.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from fedbounds.errors import BadInput
-from fedbounds.problems.feddro import PROBLEMS, CompositionalProblem, make
+from fedbounds.problems.feddro import (
+    PROBLEMS,
+    CompositionalProblem,
+    Draw,
+    ScalarFamily,
+    ScalarRows,
+    make,
+)
 
-from ..algorithm import Algorithm, Counterexample, Method, Param, simulate
+from ..algorithm import Algorithm, Counterexample, Method, Param, owned, simulate
 from ..exact.feddro import CASES, VARIANTS, counterexample, literal_rounds, theorem_at
 from ..executor import Trace, average
 from ..fitting import mean_ci
@@ -77,17 +84,24 @@ def observers(problem: CompositionalProblem, *names: str) -> dict[str, Callable[
     ``xbar`` (x̄'s first coordinate), ``Phi`` Φ(x̄), ``drift`` (1/K)Σ_k‖x_k − x̄‖² and, for
     Algorithm 2, ``track`` ‖ȳ^t − (1/K)Σ_k g_k(x_k^t)‖² (lagged, see :data:`LAGGED`)."""
     def xbar(st: Any) -> np.ndarray:
-        return st.x.mean(axis=1)
+        return client_mean(st.x)
 
     table: dict[str, Callable[[Any], np.ndarray]] = {
-        "grad_phi_sq": lambda st: np.sum(problem.grad_Phi(xbar(st)) ** 2, axis=-1),
+        "grad_phi_sq": lambda st: np.add.reduce(problem.grad_Phi(xbar(st)) ** 2, axis=-1),
         "dist_sq": lambda st: np.sum((xbar(st) - problem.x_star) ** 2, axis=-1),
         "xbar": lambda st: xbar(st)[:, 0],
         "Phi": lambda st: problem.Phi(xbar(st)),
         "drift": lambda st: np.sum((st.x - xbar(st)[:, None, :]) ** 2, axis=(1, 2)) / problem.K,
-        "track": lambda st: np.sum((st.ybar - problem.local_g(st.x_prev)) ** 2, axis=-1),
+        "track": lambda st: np.add.reduce(
+            (st.ybar - client_mean(problem.g_val(st.x_prev, None))) ** 2, axis=-1),
     }
     return {n: table[n] for n in names}
+
+
+def client_mean(x: np.ndarray) -> np.ndarray:
+    """``x.mean(axis=1)`` (the same sum and division, so the same numbers) without the
+    overhead of ``ndarray.mean`` on the small arrays of a step."""
+    return np.add.reduce(x, axis=1) / x.shape[1]
 
 
 def momentum(problem: CompositionalProblem, eta: float, b: int = 1, corrected: bool = False
@@ -219,14 +233,74 @@ def build_feddro(problem: CompositionalProblem, config: Mapping[str, Any]) -> Me
         averaged = (t + 1) % I == 0
         return FedDROState(average(nxt) if averaged else nxt, x, ybar), np.full(R, float(averaged))
 
+    advance = _scalar_feddro_advance(
+        problem, lr, 1 - beta, lambda t: (t + 1) % I == 0,
+        (lambda d: d["g_grad"]) if independent else (lambda d: d["g"])) \
+        if isinstance(problem, ScalarFamily) else None
     return Method(init, step, observers(problem, "grad_phi_sq", "dist_sq", "track"),
-                  streams=_streams(problem, b, independent), constants=used,
+                  streams=_streams(problem, b, independent), constants=used, advance=advance,
                   samples_per_step=4.0 * b,
                   config={"eta": eta, "beta": beta, "T": config["T"], "I": I, "b": b,
                           "decay_sqrt": config["decay_sqrt"],
                           "batch_independent": config["batch_independent"],
                           "ybar0_offset": config["ybar0_offset"]},
                   **_cost(problem, b))
+
+
+def _scalar_feddro_advance(problem: ScalarFamily, lr: Callable[[int], Any], keep: Any,
+                           averaged: Callable[[int], Any], jac_draw: Callable[[Mapping], Any]
+                           ) -> Callable[..., tuple[FedDROState, Any]]:
+    """The in-place form of :func:`build_feddro`'s ``step`` on a scalar family (d = d_g = 1):
+    the same operations in the same order on preallocated buffers (the same iterates). The
+    new x is written into the buffer of x^{t−1}, which the step no longer needs. ``lr(t)``: η^t
+    (a float, or per row (R, 1) for :class:`ScalarRows`); ``keep``: 1 − β (a float or (R, 1,
+    1)); ``averaged(t)``: whether iteration t ends with a model averaging (a bool, or a mask
+    over rows); ``jac_draw(draws)``: the batch of ∇g_k (ζ, or the independent one)."""
+    K = problem.K
+
+    def advance(state: FedDROState, draws: Mapping[str, Any], t: int, scratch: dict
+                ) -> tuple[FedDROState, np.ndarray]:
+        x, x_prev, ybar = state
+        R = x.shape[0]
+        if not scratch:
+            scratch.update(gp=np.empty((R, K, 1)), gx=np.empty((R, K)), tmp=np.empty((R, K)),
+                           jac=np.empty((R, K)), gh=np.empty((R, K)), gf=np.empty((R, 1)),
+                           mean=np.empty((R, 1, 1)), flags=(np.zeros(R), np.ones(R)))
+        xs, gp, gx, tmp = x[..., 0], scratch["gp"], scratch["gx"], scratch["tmp"]
+        zeta = draws["g"]
+        if t > 0:  # estimator (8) averaged by the server: (1 − β)(ȳ − g_k(x^{t−1})) + g_k(x^t)
+            problem.g_val_into(x_prev[..., 0], zeta, gp[..., 0], tmp)
+            np.subtract(ybar[:, None, :], gp, out=gp)
+            gp *= keep
+            gp[..., 0] += problem.g_val_into(xs, zeta, gx, tmp)
+            np.add.reduce(gp, axis=1, out=ybar)
+            ybar /= K
+        gf = scratch["gf"]  # ∇f(ȳ), (R, 1)
+        np.square(ybar, out=gf)
+        gf += 4
+        np.sqrt(gf, out=gf)
+        np.divide(ybar, gf, out=gf)
+        step = problem.g_jac_into(jac_draw(draws), scratch["jac"])
+        step *= gf  # ∇g_k(x; ζ)∇f(ȳ)
+        gh = problem.grad_h_into(xs, draws["h"], scratch["gh"], scratch)
+        if gh is not None:
+            step += gh
+        step *= lr(t)
+        nxt = x_prev  # x^{t−1} is no longer needed: x^{t+1} goes into its buffer
+        np.subtract(xs, step, out=nxt[..., 0])
+        rows = averaged(t)
+        if rows is True or rows is False:
+            if rows:
+                mean = np.add.reduce(nxt, axis=1, keepdims=True, out=scratch["mean"])
+                mean /= K
+                nxt[...] = mean
+            return FedDROState(nxt, x, ybar), scratch["flags"][int(rows)]
+        mean = np.add.reduce(nxt, axis=1, keepdims=True, out=scratch["mean"])
+        mean /= K
+        np.copyto(nxt, mean, where=rows[:, None, None])
+        return FedDROState(nxt, x, ybar), rows.astype(float)
+
+    return advance
 
 
 def _modified_fedavg(problem: CompositionalProblem, config: Mapping[str, Any]) -> Method:
@@ -302,6 +376,104 @@ def run_feddro(problem: CompositionalProblem, iterations: int, replicas: int, se
     """FedDRO (Algorithm 2) with ``values`` on ``problem``: :func:`history` of ``metrics``."""
     return history(FEDDRO.method(problem, values), iterations, replicas=replicas, seed=seed,
                    observe=observers(problem, *metrics))
+
+
+def run_feddro_many(runs: Sequence[tuple[CompositionalProblem, int, Mapping[str, Any]]],
+                    replicas: int, seed: int, metrics: tuple[str, ...]) -> list[History]:
+    """:func:`run_feddro` of every (problem, iterations, values) of ``runs``, the same numbers:
+    runs on scalar instances with the same K, batch size and noise structure (and the same
+    stream draws, as every run starts from ``seed``) go as one vectorized run, one block of
+    replica rows per run (each its own instance, η, β, I, ...; a shorter run is a prefix of
+    the shared one). A shared run that diverged is done again one run at a time."""
+    methods = [FEDDRO.method(problem, values) for problem, _, values in runs]
+    groups: dict[Any, list[int]] = {}
+    for i, (problem, _, _) in enumerate(runs):
+        key = (problem.K, methods[i].config["b"], problem.s > 0, problem.s_h > 0,
+               problem._has_h, problem._scaled_het) if isinstance(problem, ScalarFamily) \
+            else ("alone", i)
+        groups.setdefault(key, []).append(i)
+    out: list[History | None] = [None] * len(runs)
+    for members in groups.values():
+        shared = _shared_histories([runs[i] for i in members], [methods[i] for i in members],
+                                   replicas, seed, metrics) if len(members) > 1 else None
+        for n, i in enumerate(members):
+            problem, iterations, _ = runs[i]
+            out[i] = shared[n] if shared is not None else history(
+                methods[i], iterations, replicas=replicas, seed=seed,
+                observe=observers(problem, *metrics))
+    return out  # type: ignore[return-value]
+
+
+def _shared_histories(runs: Sequence[tuple[Any, int, Mapping[str, Any]]],
+                      methods: Sequence[Method], replicas: int, seed: int,
+                      metrics: tuple[str, ...]) -> list[History] | None:
+    """The histories of ``runs`` from one run of their instances stacked by rows
+    (:class:`ScalarRows`), or None when that run diverged."""
+    count = len(runs)
+    rows = ScalarRows([problem for problem, _, _ in runs], replicas)
+
+    def per_row(values: list[Any]) -> np.ndarray:
+        return np.repeat(np.asarray(values, float), replicas)[:, None]
+
+    configs = [m.config for m in methods]
+    eta = per_row([c["eta"] for c in configs])
+    decay = per_row([c["decay_sqrt"] for c in configs]).astype(bool)
+    keep = 1 - per_row([c["beta"] for c in configs])[:, :, None]
+    period = np.repeat([c["I"] for c in configs], replicas)
+    independent = per_row([c["batch_independent"] for c in configs])[:, 0].astype(bool)
+
+    def lr(t: int) -> np.ndarray:
+        return np.where(decay, eta / math.sqrt(t + 1), eta) if decay.any() else eta
+
+    def averaged(t: int) -> Any:
+        return (t + 1) % int(period[0]) == 0 if np.all(period == period[0]) \
+            else (t + 1) % period == 0
+
+    def jac_draw(draws: Mapping[str, Any]) -> Any:
+        if not independent.any() or draws["g"] is None:
+            return draws["g"]
+        if independent.all():
+            return draws["g_grad"]
+        return Draw({"z1": np.where(independent[:, None], draws["g_grad"].data["z1"],
+                                    draws["g"].data["z1"])})
+
+    streams: dict[str, Callable] = {}
+    for m in methods:
+        for name, draw in m.streams.items():
+            streams.setdefault(name, lambda rng, R, draw=draw: _tiled(draw(rng, replicas), count))
+
+    def init(total: int, seed: int = 0) -> FedDROState:
+        parts = [m.init(replicas, seed) for m in methods]
+        return FedDROState(*(np.concatenate(arrays) for arrays in zip(*parts, strict=True)))
+
+    def step(state: FedDROState, draws: Mapping[str, Any], t: int) -> tuple[FedDROState, Any]:
+        return advance(owned(state), draws, t, {})
+
+    advance = _scalar_feddro_advance(rows, lr, keep, averaged, jac_draw)
+    method = Method(init, step, observers(rows, *metrics), streams=streams, advance=advance)
+    longest = max(iterations for _, iterations, _ in runs)
+    whole = history(method, longest, replicas=count * replicas, seed=seed)
+    if whole.diverged:
+        return None
+    lag = any(k in LAGGED for k in metrics)
+    out = []
+    for n, (_, iterations, _) in enumerate(runs):
+        cols = slice(n * replicas, (n + 1) * replicas)
+        records = iterations + 1 + lag
+        trace = Trace({k: v[:records, cols] for k, v in whole.trace.metrics.items()},
+                      whole.trace.communications[:records, cols], whole.trace.iterations[:records],
+                      FedDROState(*(a[cols] for a in whole.trace.state))
+                      if iterations == longest else None, seconds=whole.trace.seconds)
+        out.append(History({k: v[:iterations + 1, cols] for k, v in whole.metrics.items()},
+                           None, trace))
+    return out
+
+
+def _tiled(draw: Draw | None, count: int) -> Draw | None:
+    """One stream draw of ``replicas`` rows repeated for ``count`` stacked runs."""
+    if draw is None:
+        return None
+    return Draw({k: np.tile(v, (count,) + (1,) * (v.ndim - 1)) for k, v in draw.data.items()})
 
 
 def drift_threshold(problem: CompositionalProblem, T: int, b: int = 1) -> float:
