@@ -9,6 +9,7 @@ from fractions import Fraction
 import pytest
 
 from fedbounds import engine, registry
+from fedbounds.errors import BadInput
 from fedbounds.problems.minmax import make_game
 from fedbounds.verify import exact
 from fedbounds.verify.algorithms.fednorm import taus
@@ -98,3 +99,30 @@ def test_split_conditions_keeps_every_condition_once():
     assert all("gamma_sx" not in cc.args for cc in engine.compiled(without).conditions)
     assert all("gamma_sx" in cc.args for cc in engine.compiled(with_vary).conditions)
     assert exact.split_conditions(thm, "gamma_sx")[0] is with_vary  # cached
+
+
+def test_bound_along_the_horizon_is_the_engines_bound():
+    thm = registry.get("fednorm.thm1.corrected")
+    inputs = thm1_point(1.0, 27)
+    steps, _ = claims.p20_steps(thm, inputs)
+    point = {**inputs, **{k: Fraction(v) for k, v in steps.items()}}
+    along = exact.bound_along(thm, point, "T")
+    for T in (1, 100, 7919, 10**11, 10**300):
+        assert along(Fraction(T)) == engine.bound(thm, {**point, "T": Fraction(T)}).value
+    assert along(Fraction(1)) > along(Fraction(10**300)) > 0  # only the 1/T term falls
+    # a subnormal input: float64 does not hold it, the engine's exact path decides
+    tiny = {**point, "Delta_Phi": Fraction(1, 10**320)}
+    along_tiny = exact.bound_along(thm, tiny, "T")
+    assert along_tiny(Fraction(3)) == engine.bound(thm, {**tiny, "T": Fraction(3)}).value
+    assert along_tiny(Fraction(3)) < along(Fraction(3))
+
+
+def test_bound_along_rejects_what_the_engine_rejects():
+    thm = registry.get("fednorm.thm1.corrected")
+    point = thm1_point(1.0, 3)
+    steps, _ = claims.p20_steps(thm, point)
+    along = exact.bound_along(thm, {**point, **{k: Fraction(v) for k, v in steps.items()}}, "T")
+    with pytest.raises(BadInput):
+        along(Fraction(-5))
+    with pytest.raises(BadInput):
+        exact.bound_along(thm, {**point, "mu": Fraction(-1)}, "T")

@@ -31,7 +31,7 @@ from fedbounds.verify.claim import (
     UpperBound,
     claim,
 )
-from fedbounds.verify.exact import bound_value
+from fedbounds.verify.exact import bound_along
 from fedbounds.verify.exact import fednorm as exact
 from fedbounds.verify.exact import max_step as exact_max_step
 from fedbounds.verify.fitting import (
@@ -398,9 +398,10 @@ def _p20_point(thm: Any, game: dict[str, Any], tau_max: int, params: Params
     # T enters no condition: decided once here, not at every horizon
     conditions_hold, _ = engine.check(thm, {k: v for k, v in point.items()
                                             if k in engine.compiled(thm).condition_inputs})
+    bound_at = bound_along(thm, point, "T")
 
     def at(T: int) -> tuple[float, float]:
-        return average(T), bound_value(thm, {**point, "T": Fraction(T)}) * planted
+        return average(T), bound_at(Fraction(T)) * planted
 
     Ts = [int(T) for T in params["Ts"]]
     observed, bound = (np.array(v) for v in zip(*(at(T) for T in Ts), strict=True))

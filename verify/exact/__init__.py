@@ -1,30 +1,47 @@
-"""Exact analyses of the methods on their test problems (one module per paper), and two
-shortcuts to the engine shared by them: :func:`max_step` (the engine's max-step decided on the
-conditions that contain the varied symbol only) and :func:`bound_value` (a bound's value without
-re-deciding conditions that do not change between calls)."""
+"""Exact analyses of the methods on their test problems (one module per paper), and shortcuts
+to the engine shared by them: :func:`max_step` (the engine's max-step decided on the conditions
+that contain the varied symbol only), :func:`bound_value` (a bound's value without re-deciding
+conditions that do not change between calls) and :func:`bound_along` (the bound as a function of
+one symbol, the others fixed).
+
+The shortcuts work on reduced copies of a theorem (:func:`split_conditions`,
+:func:`unconditioned`): conditions and terms with the derived quantities already substituted
+(the expressions the engine compiles for the theorem itself), no derived quantities left, so a
+copy compiles without re-expanding."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from fractions import Fraction
 
+import numpy as np
+
 from fedbounds import engine
-from fedbounds.model import Theorem
+from fedbounds import exact as exact_arithmetic
+from fedbounds.model import Condition, Theorem
 
 _SPLIT: dict[tuple[int, str], tuple[Theorem, Theorem, Theorem]] = {}
 _UNCONDITIONED: dict[int, tuple[Theorem, Theorem]] = {}
 
 
+def _expanded(thm: Theorem, conditions: list) -> Theorem:
+    """``thm`` with only the compiled ``conditions`` (expanded), no derived quantities, no bound."""
+    return replace(thm, derived={}, bound=[], conditions=[
+        Condition(cc.cond.name, cc.expanded, cc.cond.source, cc.cond.note) for cc in conditions])
+
+
 def split_conditions(thm: Theorem, vary: str) -> tuple[Theorem, Theorem]:
-    """``thm`` with only the conditions that contain ``vary`` (after derived quantities are
-    expanded), and ``thm`` with only the others (cached per theorem object and symbol)."""
+    """Copies of ``thm`` (without bound or derived quantities) with only the conditions that
+    contain ``vary`` once derived quantities are substituted, and with only the others (cached
+    per theorem object and symbol)."""
     key = (id(thm), vary)
     if key not in _SPLIT or _SPLIT[key][0] is not thm:
         conditions = engine.compiled(thm).conditions
-        with_vary = [cc.cond for cc in conditions if vary in cc.args]
-        without = [cc.cond for cc in conditions if vary not in cc.args]
-        _SPLIT[key] = (thm, replace(thm, conditions=with_vary), replace(thm, conditions=without))
+        with_vary = [cc for cc in conditions if vary in cc.args]
+        without = [cc for cc in conditions if vary not in cc.args]
+        _SPLIT[key] = (thm, _expanded(thm, with_vary), _expanded(thm, without))
     return _SPLIT[key][1], _SPLIT[key][2]
 
 
@@ -50,11 +67,14 @@ def max_step(thm: Theorem, vary: str, values: Mapping[str, Fraction]) -> engine.
 
 
 def unconditioned(thm: Theorem) -> Theorem:
-    """``thm`` without its conditions (cached per theorem object): its bound's value and terms
-    are those of ``thm``, computed without deciding the conditions."""
+    """``thm`` without its conditions and with its bound terms expanded, no derived quantities
+    (cached per theorem object): its bound's value and terms are those of ``thm`` (its derived
+    quantities are not computed), without deciding the conditions."""
     key = id(thm)
     if key not in _UNCONDITIONED or _UNCONDITIONED[key][0] is not thm:
-        _UNCONDITIONED[key] = (thm, replace(thm, conditions=[]))
+        terms = [replace(t, expr=e)
+                 for t, e in zip(thm.bound, engine.compiled(thm).term_exprs, strict=True)]
+        _UNCONDITIONED[key] = (thm, replace(thm, conditions=[], derived={}, bound=terms))
     return _UNCONDITIONED[key][1]
 
 
@@ -65,3 +85,48 @@ def bound_value(thm: Theorem, values: Mapping[str, Fraction]) -> float:
     bare = unconditioned(thm)
     names = set(engine.compiled(bare).names)
     return engine.bound(bare, {n: v for n, v in values.items() if n in names}).value
+
+
+def bound_along(thm: Theorem, values: Mapping[str, Fraction], symbol: str
+                ) -> Callable[[Fraction], float]:
+    """x ↦ the value of ``thm``'s bound at ``values`` with ``symbol`` = x (the float
+    :func:`bound_value` and :func:`fedbounds.engine.bound` give), conditions not decided.
+
+    The engine evaluates the compiled terms in float64 at the inputs' nearest floats and sums
+    them with ``math.fsum`` when every input is a normal float and no term raises a
+    floating-point exception or is not finite; that is done here with the fixed inputs
+    converted once (and validated once). Anything else goes to :func:`bound_value`."""
+    bare = unconditioned(thm)
+    compiled = engine.compiled(bare)
+    point = {n: Fraction(v) for n, v in values.items() if n in compiled.names and n != symbol}
+    engine.validate(bare, point, [n for n in compiled.names if n != symbol])
+    domain = bare.notation.spec(symbol).domain
+    base = {n: exact_arithmetic.to_float(v) for n, v in point.items()}
+    normal = all(v == 0 or exact_arithmetic.MIN_NORMAL <= abs(f) <= exact_arithmetic.MAX_FLOAT
+                 for v, f in zip(point.values(), base.values(), strict=True))
+    terms = [f for _, f in compiled.terms]
+
+    def value(x: Fraction) -> float:
+        x = Fraction(x)
+        f = exact_arithmetic.to_float(x)
+        if normal and domain.contains(x) and (
+                x == 0 or exact_arithmetic.MIN_NORMAL <= abs(f) <= exact_arithmetic.MAX_FLOAT):
+            args = [np.float64(f if n == symbol else base[n]) for n in compiled.names]
+            floats = []
+            for term in terms:
+                try:
+                    with np.errstate(all="raise"):
+                        v = complex(term(*args))
+                except (FloatingPointError, ZeroDivisionError, OverflowError, ValueError,
+                        TypeError):
+                    break
+                if v.imag != 0 or not math.isfinite(v.real):
+                    break
+                floats.append(v.real)
+            else:
+                total = math.fsum(floats)
+                if math.isfinite(total):
+                    return total
+        return bound_value(thm, {**point, symbol: x})
+
+    return value
