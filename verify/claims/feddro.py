@@ -24,11 +24,10 @@ from ..algorithms.feddro import (
     MODIFIED_FEDAVG,
     History,
     drift_threshold,
-    history,
     momentum,
-    observers,
     potential_descent,
     run_feddro,
+    run_feddro_many,
     theorem_steps,
 )
 from ..claim import (
@@ -151,18 +150,19 @@ def p3(params: Params, seed: int) -> Measurement:
 def p4(params: Params, seed: int) -> Measurement:
     """P4: FedDRO (any β) and the modified FedAvg (β = 1) reach x* = 0, tracking exactly."""
     prob, T, I, rows, series = make("feddro-counterexample", {}), params["T"], params["I"], [], {}
-    for eta in params["etas"]:
-        for alg, betas in ((FEDDRO, params["betas"]), (MODIFIED_FEDAVG, [1.0])):
-            for beta in betas:
-                values = {"eta": eta, "I": I, **({"beta": beta} if alg is FEDDRO else {})}
-                h = history(alg.method(prob, values), T, seed=seed,
-                            observe=observers(prob, "xbar", "track"))
-                x, name = h.mean("xbar"), "feddro" if alg is FEDDRO else "modified-fedavg"
-                rows.append({"algorithm": name, "eta": eta, "beta": beta,
-                             "final_abs_x": float(abs(x[-1])),
-                             "max_track": float(np.nanmax(h.mean("track")))})
-                k = np.arange(0, x.size, max(1, x.size // 300))
-                series[f"{name} η={eta:.3g} β={beta:g}"] = (k.tolist(), np.abs(x[k]).tolist())
+    # the modified FedAvg is FedDRO with β = 1 (MODIFIED_FEDAVG builds exactly that)
+    grid = [(eta, alg, beta) for eta in params["etas"]
+            for alg, betas in ((FEDDRO, params["betas"]), (MODIFIED_FEDAVG, [1.0]))
+            for beta in betas]
+    runs = run_feddro_many([(prob, T, {"eta": eta, "I": I, "beta": beta})
+                            for eta, _, beta in grid], 1, seed, ("xbar", "track"))
+    for (eta, alg, beta), h in zip(grid, runs, strict=True):
+        x, name = h.mean("xbar"), "feddro" if alg is FEDDRO else "modified-fedavg"
+        rows.append({"algorithm": name, "eta": eta, "beta": beta,
+                     "final_abs_x": float(abs(x[-1])),
+                     "max_track": float(np.nanmax(h.mean("track")))})
+        k = np.arange(0, x.size, max(1, x.size // 300))
+        series[f"{name} η={eta:.3g} β={beta:g}"] = (k.tolist(), np.abs(x[k]).tolist())
     track = max(r["max_track"] for r in rows)
     return Measurement(
         statistic=max(r["final_abs_x"] for r in rows), series=series,
@@ -188,8 +188,10 @@ def p5(params: Params, seed: int) -> Measurement:
     Ts, Ks, R, sweep = params["Ts"], params["Ks"], params["replicas"], params["sweep"]
     fits, series, scaled = {}, {}, {}
     for I in params["I_values"]:
-        G = np.stack([run_feddro(make("feddro-p1", {**_abc(params), "K": K}), T, R, seed,
-                                 ("grad_phi_sq",), T=T, I=I).G(T) for K in Ks for T in Ts], 1)
+        grid = [(make("feddro-p1", {**_abc(params), "K": K}), T, {"T": T, "I": I})
+                for K in Ks for T in Ts]
+        G = np.stack([h.G(T) for (_, T, _), h in zip(
+            grid, run_feddro_many(grid, R, seed, ("grad_phi_sq",)), strict=True)], 1)
         x = np.array(Ts if sweep == "T" else Ks, float)
         fits[f"I={I}"] = replica_slope(x, G).as_dict()
         series[f"I={I}" if sweep == "T" else "G_T"] = (x.tolist(), G.mean(axis=0).tolist())
@@ -225,7 +227,8 @@ def p7(params: Params, seed: int) -> Measurement:
     Is, T, K, R = params["I_values"], params["T"], params["K"], params["replicas"]
     prob = make("feddro-p2", {"K": K, "A": 0.5, "C": 0.5, "s": 1.0})
     thr = drift_threshold(prob, T)
-    est = [mean_ci(run_feddro(prob, T, R, seed, ("grad_phi_sq",), T=T, I=I).G(T)) for I in Is]
+    est = [mean_ci(h.G(T)) for h in run_feddro_many([(prob, T, {"T": T, "I": I}) for I in Is],
+                                                     R, seed, ("grad_phi_sq",))]
     Gs = [e.value for e in est]
     flat_dev = max((abs(G / Gs[0] - 1) for I, G in zip(Is, Gs, strict=True) if 1 < I <= thr),
                    default=0.0)
@@ -329,14 +332,24 @@ def p9(params: Params, seed: int) -> Measurement:
         scaled = {"het": alpha} if knob == "het" else {"A": A * alpha}
         return make("feddro-p2", {"K": K, "A": A, "C": 0.5, "s": s, "s_h": s, **scaled})
 
-    def run(p_: CompositionalProblem, I_: int, R: int = 1, T_: int = T) -> History:
-        return run_feddro(p_, T_, R, seed, ("grad_phi_sq",), eta=eta, beta=beta, I=I_)
+    def runs(grid: list[tuple[CompositionalProblem, int]], R: int = 1, T_: int = T
+             ) -> list[History]:
+        """``run`` of every (problem, I) of ``grid``, as one vectorized run where they can."""
+        return run_feddro_many([(p_, T_, {"eta": eta, "beta": beta, "I": I_}) for p_, I_ in grid],
+                               R, seed, ("grad_phi_sq",))
 
-    rows, r1, alphas = [], None, params["alphas"]
+    alphas = params["alphas"]
+    problems = [prob(alpha, knob) for alpha in alphas]
+    ends = sorted({0, len(alphas) - 1})  # I = 1 at both ends of the grid
+    knob_A_problems = [prob(a, "A") for a in params["A_alphas"]]  # A → αA: Δ_g only
+    det = runs([(p_, I) for p_ in problems] + [(problems[i], 1) for i in ends]
+               + [(p_, I) for p_ in knob_A_problems])
+    at_I, at_1 = det[:len(alphas)], dict(zip(ends, det[len(alphas):len(alphas) + len(ends)],
+                                             strict=True))
+    rows, r1 = [], None
     for i, alpha in enumerate(alphas):
-        p_ = prob(alpha, knob)
-        r = run(p_, I)
-        r1 = run(p_, 1) if i in (0, len(alphas) - 1) else r1  # I = 1 at both ends of the grid
+        p_, r = problems[i], at_I[i]
+        r1 = at_1.get(i, r1)
         (lim, rel), G, G1 = r.orbit_mean(I, tail), float(r.G(T).mean()), float(r1.G(T).mean())
         rows.append({"alpha": alpha, "Delta_g": p_.constants["Delta_g"],
                      "Delta_h": p_.constants["Delta_h"], "G_inf": lim, "orbit_rel_change": rel,
@@ -348,17 +361,20 @@ def p9(params: Params, seed: int) -> Measurement:
     fit = loglog_slope(al, ginf)
     converged = max(r["orbit_rel_change"] for r in rows) <= params["conv_tol"]
     knob_A = [{"alpha": a, "A": 0.5 * a, "G_T": float(r.G(T).mean()), "G_inf": r.orbit_mean(I, tail)[0]}
-              for a in params["A_alphas"] for r in [run(prob(a, "A"), I)]]  # A → αA: Δ_g only
+              for a, r in zip(params["A_alphas"], det[len(alphas) + len(ends):], strict=True)]
     A_up = all(b["G_T"] > a["G_T"] for a, b in zip(knob_A, knob_A[1:], strict=False))
     T_inv = params["invariance_T"]  # I = 1, s = s_h = 1: A must not matter (same seed)
-    inv = {str(a): float(run(prob(1.0, "A", 1.0, a), 1, params["invariance_replicas"], T_inv)
-                         .G(T_inv).mean()) for a in params["invariance_As"]}
+    inv = {str(a): float(r.G(T_inv).mean()) for a, r in zip(params["invariance_As"], runs(
+        [(prob(1.0, "A", 1.0, a), 1) for a in params["invariance_As"]],
+        params["invariance_replicas"], T_inv), strict=True)}
     g0, ends = inv[str(params["invariance_As"][0])], [r["G_T_I1"] for r in rows]
     inv_dev = max(max(abs(v - g0) / g0 for v in inv.values()), abs(ends[-1] - ends[0]) / ends[0])
+    noisy = [prob(a, knob, 1.0) for a in (alphas if params["stochastic_replicas"] else [])]
+    pairs = runs([(p_, I_) for p_ in noisy for I_ in (I, 1)], params["stochastic_replicas"]) \
+        if noisy else []
     stoch = [{"alpha": a, "G_T_excess": e.value, "ci": [e.lo, e.hi]}
-             for a in (alphas if params["stochastic_replicas"] else [])
-             for p_, R in [(prob(a, knob, 1.0), params["stochastic_replicas"])]
-             for e in [mean_ci(run(p_, I, R).G(T) - run(p_, 1, R).G(T))]]
+             for a, r, r_1 in zip(alphas[:len(noisy)], pairs[::2], pairs[1::2], strict=True)
+             for e in [mean_ci(r.G(T) - r_1.G(T))]]
     return Measurement(
         statistic=fit.slope, interval=(fit.lo, fit.hi),
         series={"observed": (al.tolist(), ginf.tolist()),
@@ -403,9 +419,9 @@ def p10(params: Params, seed: int) -> Measurement:
     tails, ss_bound = {}, {}
     for K in Ks:
         prob = make("feddro-p1", {"K": K, **_abc(params)})
-        for beta in betas:
-            h = run_feddro(prob, T, params["replicas"], seed, ("track", "xbar"), eta=eta,
-                           beta=beta)
+        runs = run_feddro_many([(prob, T, {"eta": eta, "beta": beta}) for beta in betas],
+                               params["replicas"], seed, ("track", "xbar"))
+        for beta, h in zip(betas, runs, strict=True):
             tails[(K, beta)] = h.metrics["track"][[t for t in seen if 2 * t >= T]].mean(axis=0)
             box = float(np.max(np.abs(h.mean("xbar")[seen])))  # value variance s²(1 + x²)
             ss_bound[f"K={K} beta={beta}"] = tracking_steady_state(
@@ -588,10 +604,13 @@ def p14(params: Params, seed: int) -> Measurement:
     an O(η) bias (restoring on P1) that eq. (16) [L674] assumes away."""
     prob = make("feddro-p1", {"K": params["K"], **_abc(params)})
     T, R, rows = params["T"], params["replicas"], []
-    for eta in params["etas"]:
-        beta = min(1.0, momentum(prob, eta)["beta"])  # β = c_βη (Theorem 5.1 [L234])
-        sh, ind = (run_feddro(prob, T, R, seed, ("grad_phi_sq",), eta=eta, beta=beta,
-                              I=params["I"], batch_independent=k).G(T) for k in (0, 1))
+    betas = [min(1.0, momentum(prob, eta)["beta"]) for eta in params["etas"]]  # β = c_βη
+    runs = run_feddro_many([(prob, T, {"eta": eta, "beta": beta, "I": params["I"],  # [L234]
+                                       "batch_independent": k})
+                            for eta, beta in zip(params["etas"], betas, strict=True)
+                            for k in (0, 1)], R, seed, ("grad_phi_sq",))
+    for n, (eta, beta) in enumerate(zip(params["etas"], betas, strict=True)):
+        sh, ind = (runs[2 * n + k].G(T) for k in (0, 1))
         rel = mean_ci((sh - ind) / ind.mean())  # paired replicas: the same ζ for (8) and ξ
         gi, gs = mean_ci(ind), mean_ci(sh)
         rows.append({"eta": eta, "beta": beta, "G_shared": gs.value, "G_independent": gi.value,
@@ -656,12 +675,23 @@ def exact_G_T(problem: CompositionalProblem, T: int, I: int, eta: float, beta: f
     T iterations: the run goes on until ``settle``/(ηΦ''(x*)) iterations (the contraction has
     reached its periodic orbit, period I), and the remaining iterations add the orbit's mean
     (exact up to one period's variation over T; the orbit's relative change is reported)."""
+    n, curvature = settle_iterations(problem, T, I, eta, settle)
+    run = run_feddro(problem, n, 1, seed, ("grad_phi_sq",), eta=eta, beta=beta, I=I)
+    return settled_G_T(run, T, I, n, curvature)
+
+
+def settle_iterations(problem: CompositionalProblem, T: int, I: int, eta: float, settle: float
+                      ) -> tuple[int, float]:
+    """:func:`exact_G_T`'s run length min(T, ⌈settle/(ηΦ''(x*))/I⌉I + 1) and Φ''(x*)."""
     xs = float(problem.x_star[0])
     h = 1e-5 * max(1.0, abs(xs))
     curvature = float((problem.grad_Phi(np.array([[xs + h]]))
                        - problem.grad_Phi(np.array([[xs - h]])))[0, 0] / (2 * h))
-    n = min(T, int(math.ceil(settle / (eta * curvature) / I)) * I + 1)
-    run = run_feddro(problem, n, 1, seed, ("grad_phi_sq",), eta=eta, beta=beta, I=I)
+    return min(T, int(math.ceil(settle / (eta * curvature) / I)) * I + 1), curvature
+
+
+def settled_G_T(run: History, T: int, I: int, n: int, curvature: float) -> dict[str, Any]:
+    """:func:`exact_G_T` from its run of ``n`` iterations (:func:`settle_iterations`)."""
     g = run.mean("grad_phi_sq")[:-1]
     orbit, change = run.orbit_mean(I, 10)
     return {"G_T": float((g.sum() + (T - n) * orbit) / T), "iterations_run": n,
@@ -692,7 +722,7 @@ def p16(params: Params, seed: int) -> Measurement:
     encoded conditions, checked by the engine) and Theorem 5.1's η, β; deterministic runs
     (σ_g = σ_h = 0), so G_T is exact (:func:`exact_G_T`). The bound is the printed theorem's
     (feddro.thm5.1); the corrected one (feddro.thm5.1.corrected) is reported beside it."""
-    K, I, rows = params["K"], params["I"], []
+    K, I, rows, setups = params["K"], params["I"], [], []
     for alpha in params["alphas"]:
         prob = make("feddro-p2", {"K": K, "A": 0.5, "C": 0.5, "s": 0.0, "s_h": 0.0,
                                   "het": alpha})
@@ -701,7 +731,14 @@ def p16(params: Params, seed: int) -> Measurement:
         printed, corrected = (theorem_at(t, {**c, "T": T})
                               for t in ("feddro.thm5.1", "feddro.thm5.1.corrected"))
         eta, beta = printed.derived["eta"], printed.derived["beta"]
-        run = exact_G_T(prob, T, I, eta, beta, params["settle"], seed)
+        n, curvature = settle_iterations(prob, T, I, eta, params["settle"])
+        setups.append((alpha, prob, T, T_th, T_beta, printed, corrected, eta, beta, n, curvature))
+    runs = run_feddro_many([(prob, n, {"eta": eta, "beta": beta, "I": I})
+                            for _, prob, _, _, _, _, _, eta, beta, n, _ in setups],
+                           1, seed, ("grad_phi_sq",))  # exact_G_T's runs, side by side
+    for (alpha, prob, T, T_th, T_beta, printed, corrected, eta, beta, n, curvature), h in zip(
+            setups, runs, strict=True):
+        run = settled_G_T(h, T, I, n, curvature)
         bound = float(printed.value) * params["bound_scale"]
         rows.append({"alpha": alpha, "T": T, "T_th": T_th, "T_beta": T_beta, "eta": eta,
                      "beta": beta, **run, "bound": bound,
