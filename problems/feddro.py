@@ -267,9 +267,17 @@ class ScalarFamily(CompositionalProblem):
     def _constants(self) -> dict[str, float]:
         abar = float(self.a.mean())
         grid = np.linspace(-60, 60, GRID)
-        dhk = self.w * (grid[:, None] - self.m) / np.sqrt((grid[:, None] - self.m) ** 2 + 1)
-        delta_h = abs(self.het) * float(np.max(np.abs(dhk - dhk.mean(axis=1, keepdims=True)))) \
-            if np.any(self.w) else 0.0
+        grad_phi = self._abar * self.grad_f(self._abar * grid + self._cbar)  # grad_Phi on grid
+        delta_h = 0.0
+        if self._has_h:  # ∇h_k on the grid, each distinct (w_k, m_k) computed once
+            pairs = sorted(set(zip(self.w.tolist(), self.m.tolist(), strict=True)))
+            distinct = np.stack([w * (grid - m) / np.sqrt((grid - m) ** 2 + 1)
+                                 for w, m in pairs], axis=1)  # (grid, pairs)
+            column = [pairs.index(pair) for pair in zip(self.w.tolist(), self.m.tolist(),
+                                                        strict=True)]
+            mean = np.add.reduce(np.take(distinct, column, axis=1), axis=1) / self.K  # ∇h
+            delta_h = abs(self.het) * float(np.max(np.abs(distinct - mean[:, None])))
+            grad_phi = grad_phi + mean
         phi_star = float(self.Phi(self.x_star))
         return {
             "B_f": 1.0, "L_f": 0.5,  # f' = y/√(y²+4) ∈ (−1, 1), f'' = 4/(y²+4)^{3/2} ≤ 1/2
@@ -287,8 +295,7 @@ class ScalarFamily(CompositionalProblem):
             "x_star": float(self.x_star[0]),
             "Phi_star": phi_star,
             "Phi_gap0": float(self.Phi(self.x0)) - phi_star,
-            "L_Phi_true": float(np.max(np.abs(np.gradient(
-                self.grad_Phi(grid[:, None])[:, 0], grid)))),
+            "L_Phi_true": float(np.max(np.abs(np.gradient(grad_phi, grid)))),
         }
 
 

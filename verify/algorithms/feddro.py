@@ -425,9 +425,10 @@ def _shared_histories(runs: Sequence[tuple[Any, int, Mapping[str, Any]]],
     def lr(t: int) -> np.ndarray:
         return np.where(decay, eta / math.sqrt(t + 1), eta) if decay.any() else eta
 
+    common = int(period[0]) if np.all(period == period[0]) else None  # one I for every run
+
     def averaged(t: int) -> Any:
-        return (t + 1) % int(period[0]) == 0 if np.all(period == period[0]) \
-            else (t + 1) % period == 0
+        return (t + 1) % common == 0 if common is not None else (t + 1) % period == 0
 
     def jac_draw(draws: Mapping[str, Any]) -> Any:
         if not independent.any() or draws["g"] is None:
