@@ -21,7 +21,7 @@ test-slow: $(STAMP)
 	$(BIN)/python -m pytest -m slow
 
 report: $(STAMP)
-	$(BIN)/fedbounds report --profile quick --out reports/
+	$(BIN)/fedbounds report --profile quick --backend process --out reports/
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py

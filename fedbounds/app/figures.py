@@ -11,16 +11,19 @@
   superscripts (``η_{x,l}``, ``T^{1/4}``) are set as matplotlib mathtext;
 * a linear axis whose values are a few integers (categories such as algorithm options) gets
   integer ticks only; log axes as the claim's figure spec asks (slopes);
-* speed: fixed margins (no ``tight_layout``) and plain tick formatters (no mathtext ticks);
+* speed: fixed margins (no ``tight_layout``), a fixed title position, plain tick formatters
+  (no mathtext ticks), no minor ticks on log axes of many decades, text as SVG text;
 * byte-stable SVG for equal data: no date in the metadata and a fixed ``svg.hashsalt``.
 """
 
 from __future__ import annotations
 
+import io
 import math
 import re
 from functools import cache
 from pathlib import Path
+from typing import BinaryIO
 
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442",
              "#000000")
@@ -33,9 +36,13 @@ AXES_BOX = (0.10, 0.14, 0.60, 0.76)  # left, bottom, width, height (figure fract
 AXES_BOX_NO_LEGEND = (0.10, 0.14, 0.86, 0.76)
 BAND_ALPHA = 0.18
 BAND_LEGEND = "shaded: confidence interval"
+MINOR_DECADES = 3  # log axes spanning more decades than this have no minor ticks
 
 _PIECE = r"(?:[^\s,;:()|=·{}]|\{[^{}]*\})"
 _MATHY = re.compile(f"{_PIECE}*[_^]{_PIECE}*")
+# words mathtext always accepts once braced (letters, digits, scripts in balanced one-level
+# braces, a few operators): no trial parse for these (a parse costs tens of milliseconds)
+_PLAIN_MATH = re.compile(r"(?:[^\W_]|[_^](?:[^\W_]|\{[\w,.+\-−′'*·/ ]*\})|[.+\-−′'*·/])+")
 
 
 def series_style(index: int) -> dict:
@@ -50,7 +57,8 @@ def mathtext(label: str) -> str:
     out, last = [], 0
     for m in _MATHY.finditer(label):
         word = m.group(0)
-        if not re.search(r"\w[_^][^_^]", word) or not _parses("$" + _braced(word) + "$"):
+        if not re.search(r"\w[_^][^_^]", word) or not (
+                _PLAIN_MATH.fullmatch(word) or _parses("$" + _braced(word) + "$")):
             continue
         out.append(label[last:m.start()].replace("$", r"\$"))
         out.append("$" + _braced(word) + "$")
@@ -78,18 +86,26 @@ def _braced(word: str) -> str:
     return word.replace("·", r"\cdot ").replace("*", r"\ast ").replace("%", r"\%")
 
 
-def render_svg(fig, path: Path) -> None:
-    """Draw ``fig`` (a :class:`~fedbounds.verify.claim.Figure`) into the SVG file ``path``."""
+def svg_bytes(fig) -> bytes:
+    """``fig`` drawn as SVG (:func:`render_svg`), as bytes: what a worker sends back."""
+    buffer = io.BytesIO()
+    render_svg(fig, buffer)
+    return buffer.getvalue()
+
+
+def render_svg(fig, path: Path | BinaryIO) -> None:
+    """Draw ``fig`` (a :class:`~fedbounds.verify.claim.Figure`) into the SVG file ``path`` (or
+    a binary file object)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from matplotlib.ticker import FuncFormatter, MaxNLocator, NullFormatter
+    from matplotlib.ticker import FuncFormatter, MaxNLocator, NullFormatter, NullLocator
 
     with plt.rc_context({"svg.hashsalt": "fedbounds", "font.size": 9,
                          "axes.spines.top": False, "axes.spines.right": False,
                          "axes.grid": True, "grid.color": "#e6e6e6", "grid.linewidth": 0.6,
-                         "mathtext.fontset": "dejavusans"}):
+                         "mathtext.fontset": "dejavusans", "svg.fonttype": "none"}):
         figure = plt.figure(figsize=FIGURE_SIZE)
         bands = getattr(fig, "bands", None) or {}
         handles = len(fig.series) + len(fig.hlines) + len(bands)
@@ -116,16 +132,19 @@ def render_svg(fig, path: Path) -> None:
                           (ax.yaxis, ax.get_yscale() == "log")):
             axis.set_major_formatter(plain)
             # a log axis spanning less than a decade has at most one major label: label the
-            # minor ticks too (plainly)
+            # minor ticks too (plainly); one spanning more than MINOR_DECADES decades has no
+            # minor ticks (each is a costly artist, and that many add nothing to read)
             low, high = sorted(axis.get_view_interval())
-            short = (log and 0 < low and math.isfinite(high)
-                     and math.log10(high) - math.log10(low) < 1)
-            axis.set_minor_formatter(plain if short else NullFormatter())
+            decades = (math.log10(high) - math.log10(low)
+                       if log and 0 < low and math.isfinite(high) else math.inf)
+            axis.set_minor_formatter(plain if decades < 1 else NullFormatter())
+            if log and decades > MINOR_DECADES:
+                axis.set_minor_locator(NullLocator())
         if not fig.logx and _few_integers(xs_all):
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel(mathtext(fig.xlabel))
         ax.set_ylabel(mathtext(fig.ylabel))
-        ax.set_title(mathtext(fig.title), fontsize=9.5, loc="left")
+        ax.set_title(mathtext(fig.title), fontsize=9.5, loc="left", y=1.0)
         if handles:
             ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=7.5,
                       frameon=False, borderaxespad=0.0, handlelength=2.6)

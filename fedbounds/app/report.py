@@ -371,8 +371,15 @@ def _renderer() -> str:
     return f"{inspect.getsource(figures)}\0matplotlib {matplotlib.__version__}"
 
 
-def _stored_figure_svg(fig, path: Path, db: ResultStore | None, fresh: bool) -> None:
-    """:func:`_figure_svg`, or the stored rendering of the same data by the same renderer."""
+def _stored_figure_svg(fig, path: Path, db: ResultStore | None, fresh: bool,
+                       svg: bytes | None = None) -> None:
+    """``svg`` (drawn by the worker that computed the claim), or the stored rendering of the
+    same data by the same renderer, or :func:`_figure_svg`; a new rendering is stored."""
+    if svg is not None:
+        path.write_bytes(svg)
+        if db is not None:
+            db.put_figure_svg(figure_key(fig, _renderer()), svg)
+        return
     if db is None:
         _figure_svg(fig, path)
         return
@@ -421,7 +428,7 @@ def write_report(out: Path, profile: str = "quick", backend: str = "serial", see
     all_claims = catalog.claims()
     ids = [c.id for c in all_claims.values() if c.paper in keys]
     plan = Plan([(cid, seed) for cid in ids], profile, instance_seed, backend, store, fresh,
-                scheduler)
+                scheduler, figures=True)
     registry.papers()  # loaded once, here: the forked theory workers inherit it
     if store is not None:
         source_hash()  # hashed once, here: the forked theory workers key derivations by it too
@@ -432,12 +439,14 @@ def write_report(out: Path, profile: str = "quick", backend: str = "serial", see
         theories = {key: f.result() for key, f in pending.items()}
     catalog.with_provenance([r.verdict for r in results])  # stored verdicts lack it
     verdicts = {r.verdict.id: r.verdict for r in results}
+    drawn = {r.verdict.id: r.svg for r in results if r.svg is not None}
     out.parent.mkdir(parents=True, exist_ok=True)
     with temp_folder(out.parent) as tmp:
         db = open_store(store)
         try:
             render_pages(tmp, keys, theories, verdicts, all_claims, profile=profile,
-                         seed=seed, instance_seed=instance_seed, store=db, fresh=fresh)
+                         seed=seed, instance_seed=instance_seed, store=db, fresh=fresh,
+                         drawn=drawn)
         finally:
             if db is not None:
                 db.close()
@@ -452,10 +461,12 @@ def write_report(out: Path, profile: str = "quick", backend: str = "serial", see
 
 def render_pages(folder: Path, keys: list[str], theories: dict, verdicts: dict,
                  all_claims: dict, profile: str, seed: int, instance_seed: int = 0,
-                 store: ResultStore | None = None, fresh: bool = False) -> dict:
+                 store: ResultStore | None = None, fresh: bool = False,
+                 drawn: dict[str, bytes] | None = None) -> dict:
     """Write every page, figure and ``verdicts.json`` of the report into ``folder``: results
     only (no seconds, times, host or backend), so equal results give equal bytes. Figures
-    already rendered into ``store`` are copied from it (unless ``fresh``)."""
+    ``drawn`` by the workers (claim id → SVG) are written as they are, figures already
+    rendered into ``store`` are copied from it (unless ``fresh``), the others drawn here."""
     (folder / "figures").mkdir()
     env = _env()
     pages = []
@@ -471,7 +482,8 @@ def render_pages(folder: Path, keys: list[str], theories: dict, verdicts: dict,
             fig_name = None
             if v.figure is not None:
                 fig_name = f"figures/{c.id}.svg"
-                _stored_figure_svg(v.figure, folder / fig_name, store, fresh)
+                _stored_figure_svg(v.figure, folder / fig_name, store, fresh,
+                                   (drawn or {}).get(c.id))
             for eid in c.errata:
                 if eid in th["errata"]:
                     th["errata"][eid]["claims"].append(c.id)

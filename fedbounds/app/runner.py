@@ -64,14 +64,22 @@ class Computed:
     started_at: str
     computed_at: str
     environment: dict[str, str]
+    svg: bytes | None = None  # the verdict's figure, drawn where it was computed (reports)
 
 
-def compute(claim_id: str, profile: str, seed: int, instance_seed: int = 0) -> Computed:
-    """A worker's task: :func:`run_claim`, timestamped, with the worker's environment."""
+def compute(claim_id: str, profile: str, seed: int, instance_seed: int = 0,
+            figures: bool = False) -> Computed:
+    """A worker's task: :func:`run_claim`, timestamped, with the worker's environment; with
+    ``figures``, the verdict's figure drawn as SVG too (in the worker, beside the claims)."""
     started = result_store.now()
-    verdict = run_claim(claim_id, profile, seed, instance_seed)
-    return Computed(result_store.normalized(verdict), started, result_store.now(),
-                    result_store.environment())
+    verdict = result_store.normalized(run_claim(claim_id, profile, seed, instance_seed))
+    computed = result_store.now()
+    svg = None
+    if figures and verdict.figure is not None:
+        from .figures import svg_bytes
+
+        svg = svg_bytes(verdict.figure)
+    return Computed(verdict, started, computed, result_store.environment(), svg)
 
 
 @dataclass
@@ -81,6 +89,7 @@ class Result:
     verdict: Any
     cached: bool = False
     key: str | None = None
+    svg: bytes | None = None  # the figure drawn by the worker (``Plan.figures``)
 
 
 @dataclass
@@ -95,6 +104,7 @@ class Plan:
     fresh: bool = False
     scheduler: str | None = None
     overrides: Mapping[str, Any] = field(default_factory=dict)
+    figures: bool = False  # draw each computed verdict's figure where it was computed
 
 
 def run_claims(ids: list[str], profile: str = "quick", seed: int = 0, backend: str = "serial",
@@ -131,7 +141,7 @@ def run_tasks(plan: Plan, progress: Callable[[str], None] | None = None) -> list
                 db.put(keys[index], done.verdict, profile=plan.profile, overrides=plan.overrides,
                        started_at=done.started_at, computed_at=done.computed_at,
                        backend=plan.backend, env=done.environment)
-            results[index] = Result(done.verdict, False, keys[index])
+            results[index] = Result(done.verdict, False, keys[index], done.svg)
             if progress:
                 progress(cid)
 
@@ -166,11 +176,7 @@ Finished = Callable[[int, Computed], None]
 
 def _serial(plan: Plan, todo: Sequence[int], finished: Finished) -> None:
     for index in todo:
-        cid, seed = plan.tasks[index]
-        started = result_store.now()
-        verdict = run_claim(cid, plan.profile, seed, plan.instance_seed)
-        finished(index, Computed(result_store.normalized(verdict), started, result_store.now(),
-                                 result_store.environment()))
+        finished(index, compute(*_args(plan, index)))
 
 
 def _process(plan: Plan, todo: Sequence[int], finished: Finished) -> None:
@@ -219,9 +225,9 @@ def _submit_all(client: Any, as_completed: Callable, plan: Plan, todo: Sequence[
         raise
 
 
-def _args(plan: Plan, index: int) -> tuple[str, str, int, int]:
+def _args(plan: Plan, index: int) -> tuple[str, str, int, int, bool]:
     cid, seed = plan.tasks[index]
-    return cid, plan.profile, seed, plan.instance_seed
+    return cid, plan.profile, seed, plan.instance_seed, plan.figures
 
 
 _BACKEND_RUNNERS: dict[str, Callable[[Plan, Sequence[int], Finished], None]] = {

@@ -75,7 +75,7 @@ def test_failed_report_leaves_previous_report_intact(tmp_path: Path, fake_claims
     def boom(*a, **k):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr("fedbounds.app.report._figure_svg", boom)
+    monkeypatch.setattr("fedbounds.app.report._write_page", boom)  # fails mid-render
     with pytest.raises(RuntimeError):
         write_report(tmp_path / "r", papers=["proxskip"])
     assert (tmp_path / "r" / "proxskip.md").read_text() == before

@@ -37,7 +37,7 @@ import copy, importlib, os, signal, sys
 import numpy as np
 
 from fedbounds import plugins, registry
-from fedbounds.app import lifecycle, report, runner
+from fedbounds.app import figures, lifecycle, report, runner
 from fedbounds.app.cli import main
 from fedbounds.verify import catalog
 from fedbounds.verify.claim import FigureSpec, Interval, Measurement, claim
@@ -93,8 +93,8 @@ def prepare(point, nth):
         killing(runner, "run_claim", nth)
     elif point == "render":
         killing(report, "render_pages", nth)
-    elif point == "figure":
-        killing(report, "_figure_svg", nth)
+    elif point == "figure":  # drawn where the claim ran (here: the serial backend)
+        killing(figures, "render_svg", nth)
     elif point == "page":
         killing(report, "_write_page", nth)
     elif point in ("before-exchange", "after-exchange"):
