@@ -1,0 +1,100 @@
+"""Benchmark: wall and CPU time of the main job and of the test suite (issue 16).
+
+* the report: ``fedbounds report --profile quick --backend process`` into a temporary folder,
+  fresh (``--store off``: every claim, derivation and figure computed), README untouched —
+  what ``make report`` runs on a fresh checkout;
+* the test suite: ``python -m pytest`` with the project's settings (``make test``), its own
+  "test time" (what pytest prints) beside the command's wall time.
+
+Each is run ``--repetitions`` times, alternating; CPU time is the children's user + system
+time (``resource.getrusage(RUSAGE_CHILDREN)``), so it counts every worker process. The load
+average before each run is recorded: a figure measured on a busy machine says so.
+
+    .venv/bin/python benchmarks/suite_times.py [--repetitions 1] [--only report|tests]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def timed(argv: list[str]) -> dict:
+    """Wall and CPU seconds (children) of one command, its exit code and its output's tail."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    load = os.getloadavg()[0]
+    start = time.perf_counter()
+    done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return {"wall": wall, "cpu": cpu, "exit": done.returncode, "load_before": load,
+            "tail": (done.stdout + done.stderr)[-2000:]}
+
+
+def report_run() -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        return timed([sys.executable, "-m", "fedbounds", "report", "--profile", "quick",
+                      "--backend", "process", "--store", "off", "--no-readme",
+                      "--out", str(Path(tmp) / "reports")])
+
+
+def test_run() -> dict:
+    result = timed([sys.executable, "-m", "pytest"])
+    found = re.findall(r"in ([0-9.]+)s", result["tail"])
+    result["test_seconds"] = float(found[-1]) if found else None
+    return result
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repetitions", type=int, default=1)
+    ap.add_argument("--only", choices=("report", "tests"))
+    ap.add_argument("--out", type=Path, default=RESULTS / "suite_times.json")
+    a = ap.parse_args()
+    jobs = {"report": report_run, "tests": test_run}
+    if a.only:
+        jobs = {a.only: jobs[a.only]}
+    runs: dict[str, list[dict]] = {name: [] for name in jobs}
+    for _ in range(a.repetitions):
+        for name, job in jobs.items():
+            runs[name].append(job())
+            r = runs[name][-1]
+            print(f"{name}: exit {r['exit']}, wall {r['wall']:.1f} s, CPU {r['cpu']:.1f} s, "
+                  f"load before {r['load_before']:.1f}", flush=True)
+            if r["exit"] != 0:
+                print(r["tail"], file=sys.stderr)
+    print("\n| job | wall min / median / max | CPU median | pytest's test time | load before |")
+    print("|---|---|---|---|---|")
+    for name, rs in runs.items():
+        walls = [r["wall"] for r in rs]
+        tests = [r.get("test_seconds") for r in rs if r.get("test_seconds") is not None]
+        print(f"| {name} | {min(walls):.0f} / {statistics.median(walls):.0f} / {max(walls):.0f} s"
+              f" | {statistics.median(r['cpu'] for r in rs):.0f} s | "
+              f"{f'{statistics.median(tests):.0f} s' if tests else '—'} | "
+              f"{max(r['load_before'] for r in rs):.1f} |")
+    a.out.parent.mkdir(parents=True, exist_ok=True)
+    a.out.write_text(json.dumps({"machine": {"python": platform.python_version(),
+                                             "cores": os.cpu_count()},
+                                 "runs": {k: [{key: v for key, v in r.items() if key != "tail"}
+                                              for r in rs] for k, rs in runs.items()}},
+                                indent=1))
+    print(f"\nwritten {a.out}")
+    return 0 if all(r["exit"] == 0 for rs in runs.values() for r in rs) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
