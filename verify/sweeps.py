@@ -24,7 +24,7 @@ same exact constants and steps, and keeps the ratio observed/bound with its inte
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -36,6 +36,7 @@ import numpy as np
 from fedbounds import engine, registry
 from fedbounds.problems.minmax import MinMaxGame
 
+from . import exact
 from .algorithm import Method
 from .claim import Check, Measurement, RunConfig
 from .exact.minmax import grad_phi_affine
@@ -46,15 +47,17 @@ SAFETY = 1e-6  # steps are taken this far (relative) inside the max-step boundar
 # ---- max-step and bounds through the engine -----------------------------------------------------
 @lru_cache(maxsize=256)
 def _names(theorem_id: str) -> tuple[frozenset[str], frozenset[str]]:
-    """(condition inputs, all inputs) of a theorem (expanding them is slow: cached)."""
-    thm = registry.get(theorem_id)
-    return frozenset(thm.condition_inputs()), frozenset(thm.inputs())
+    """(condition inputs, all inputs) of a theorem, read from its compiled form (expanding them
+    is slow: the engine does it once per theorem)."""
+    compiled = engine.compiled(registry.get(theorem_id))
+    return frozenset(compiled.condition_inputs), frozenset(compiled.names)
 
 
 @lru_cache(maxsize=4096)
 def _max_step(theorem_id: str, vary: str, values: tuple[tuple[str, Fraction], ...]
               ) -> tuple[float | None, str | None]:
-    ms = engine.max_step(registry.get(theorem_id), vary, dict(values))
+    # the engine's max-step, decided on the conditions with ``vary`` (the same value)
+    ms = exact.max_step(registry.get(theorem_id), vary, dict(values))
     return (math.inf if ms.unbounded else ms.value), ms.binding
 
 
@@ -108,6 +111,23 @@ def bound_at(theorem_id: str, values: Mapping[str, Any]) -> engine.BoundResult:
     names = _names(theorem_id)[1]
     return engine.bound(registry.get(theorem_id),
                         {n: Fraction(v) for n, v in values.items() if n in names})
+
+
+def bound_along(theorem_id: str, values: Mapping[str, Any], symbol: str
+                ) -> tuple[bool, list[str], Callable[[Any], float]] | None:
+    """For a symbol no condition of ``theorem_id`` contains (e.g. T): whether the conditions
+    hold at ``values``, the violated ones, and x ↦ the bound's value with ``symbol`` = x (the
+    value :func:`bound_at` gives; :func:`fedbounds.verify.exact.bound_along`). None when a
+    condition contains ``symbol`` (then :func:`bound_at` per value)."""
+    conditions, names = _names(theorem_id)
+    if symbol in conditions:
+        return None
+    thm = registry.get(theorem_id)
+    ok, results = engine.check(thm, {n: Fraction(v) for n, v in values.items()
+                                     if n in conditions})
+    along = exact.bound_along(thm, {n: Fraction(v) for n, v in values.items()
+                                    if n in names and n != symbol}, symbol)
+    return ok, [r.name for r in results if not r.holds], lambda x: along(Fraction(x))
 
 
 # ---- one grid point and the table -----------------------------------------------------------------

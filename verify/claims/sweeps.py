@@ -585,11 +585,19 @@ def _along_T(tid: str, values: dict[str, Any], curve: np.ndarray,
     conditions fail, or where the observed value is 0 (the constant is 0 there), are left out."""
     xs, observed, bounds = [], [], []
     horizons, averages, values_at = long_run
+    along = sweeps.bound_along(tid, values, "T")  # conditions without T: decided once
+
+    def bound(horizon: int) -> tuple[bool, float]:
+        if along is None:
+            bd = sweeps.bound_at(tid, {**values, "T": Fraction(horizon)})
+            return bd.feasible, bd.value
+        return along[0], along[2](horizon)
+
     for k, horizon in enumerate(horizons):
         if k < FEDNORM_SHORTEST:
             continue
-        bd = sweeps.bound_at(tid, {**values, "T": Fraction(horizon)})
-        if not (bd.feasible and math.isfinite(bd.value) and bd.value > 0):
+        feasible, value = bound(horizon)
+        if not (feasible and math.isfinite(value) and value > 0):
             continue
         if use_min:
             seen = float(curve[:horizon].min())
@@ -602,7 +610,7 @@ def _along_T(tid: str, values: dict[str, Any], curve: np.ndarray,
             continue
         xs.append(float(horizon))
         observed.append(float(obs))
-        bounds.append(float(bd.value))
+        bounds.append(float(value))
     return {"T": xs, "observed": observed, "bound": bounds}
 
 

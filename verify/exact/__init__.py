@@ -50,20 +50,39 @@ def _restricted(thm: Theorem, values: Mapping[str, Fraction]) -> dict[str, Fract
     return {n: v for n, v in values.items() if n in names}
 
 
+_BORDERLINE = 1e-9  # the engine's: a margin within 1e-9 of the scale is decided exactly
+
+
+def _tight(result: engine.ConditionResult) -> bool:
+    """Whether a condition's margin is one the engine re-decides exactly (borderline, not
+    finite, or beyond float64)."""
+    scale = max(abs(result.lhs), abs(result.rhs))
+    return bool(result.exact) or result.undecided or not math.isfinite(result.margin) or \
+        not math.isfinite(scale) or abs(result.margin) <= _BORDERLINE * scale
+
+
 def max_step(thm: Theorem, vary: str, values: Mapping[str, Fraction]) -> engine.MaxStepResult:
     """:func:`fedbounds.engine.max_step` of ``vary`` at ``values`` (which may hold more names
-    than the conditions use), computed on the conditions that contain ``vary`` once the others
-    are proven to hold at ``values``.
+    than the conditions use); when a condition without ``vary`` is tight, computed on the
+    conditions that contain ``vary``.
 
     A condition without ``vary`` is the same at every value of it: if it holds, it changes
     neither the feasible set nor the failing (binding) conditions, so max-step on the others
-    finds the same value; it only costs time, as the engine re-decides it exactly at every probe
-    when it is tight (e.g. the condition that set an earlier step size at its max-step). If one
-    of them does not hold, the engine's own max-step on ``thm`` answers (no value is feasible)."""
-    with_vary, without = split_conditions(thm, vary)
-    if not without.conditions or engine.check(without, _restricted(without, values))[0]:
+    finds the same value. When it is tight (e.g. the condition that set an earlier step size at
+    its max-step) the engine re-decides it in exact arithmetic at every probe, which is slow:
+    then the max-step runs on :func:`split_conditions`' copy. The conditions without ``vary``
+    are decided once with ``vary`` = 1 (any value would do); if one fails, or 1 is outside the
+    domain of ``vary``, the engine's own max-step answers."""
+    given = _restricted(thm, values)
+    if vary in given or not thm.notation.spec(vary).domain.contains(1):
+        return engine.max_step(thm, vary, given)
+    _, results = engine.check(thm, {**given, vary: Fraction(1)})
+    others = [r for cc, r in zip(engine.compiled(thm).conditions, results, strict=True)
+              if vary not in cc.args]
+    if all(r.holds for r in others) and any(_tight(r) for r in others):
+        with_vary, _ = split_conditions(thm, vary)
         return engine.max_step(with_vary, vary, _restricted(with_vary, values))
-    return engine.max_step(thm, vary, _restricted(thm, values))
+    return engine.max_step(thm, vary, given)
 
 
 def unconditioned(thm: Theorem) -> Theorem:
