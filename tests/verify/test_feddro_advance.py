@@ -13,7 +13,14 @@ import pytest
 
 from fedbounds.problems.feddro import ScalarFamily, make
 from fedbounds.verify.algorithm import simulate
-from fedbounds.verify.algorithms.feddro import FEDDRO, MODIFIED_FEDAVG, history, observers
+from fedbounds.verify.algorithms.feddro import (
+    FEDDRO,
+    MODIFIED_FEDAVG,
+    history,
+    observers,
+    run_feddro,
+    run_feddro_many,
+)
 from fedbounds.verify.executor import generators
 
 RTOL = 1e-12
@@ -107,3 +114,48 @@ def test_advance_matches_reference_algorithm(name: str, params: dict, values: di
                                 config["b"], bool(config["batch_independent"]),
                                 bool(config["decay_sqrt"]), config["ybar0_offset"], 40, 3, 5)
     np.testing.assert_allclose(trace.state.x[..., 0], expected, rtol=RTOL, atol=1e-14)
+
+
+def _p2(**params: float) -> ScalarFamily:
+    return make("feddro-p2", {"K": 8, "A": 0.5, "C": 0.5, "s": 0.0, "s_h": 0.0, **params})
+
+
+def _p1(**params: float) -> ScalarFamily:
+    return make("feddro-p1", {"K": 2, "A": 0.5, "C": 0.5, "s": 1.0, **params})
+
+
+@pytest.mark.parametrize(("runs", "replicas", "metrics"), [
+    ([(_p2(het=a), 120, {"eta": 0.01, "beta": 0.5, "I": steps}) for a in (0.125, 0.25)
+      for steps in (16, 1)], 1, ("grad_phi_sq",)),
+    ([(_p2(het=0.25), 90, {"eta": 0.02, "beta": 0.3, "I": 2}),
+      (_p2(het=2.0), 150, {"eta": 0.01, "beta": 0.9, "I": 3, "decay_sqrt": 1})], 1,
+     ("grad_phi_sq", "track", "xbar")),
+    ([(_p1(), 100, {"eta": eta, "beta": 0.2, "batch_independent": k}) for eta in (0.005, 0.05)
+      for k in (0, 1)], 4, ("grad_phi_sq", "track")),
+    ([(_p1(), T, {"T": T}) for T in (40, 80)] + [(_p1(K=4), 60, {"T": 60, "I": 2}),
+                                                 (_p2(s=1.0, s_h=1.0), 50, {"T": 50, "I": 4})],
+     3, ("grad_phi_sq", "drift", "Phi", "dist_sq")),
+])
+def test_runs_side_by_side_match_runs_alone(runs: list, replicas: int, metrics: tuple) -> None:
+    """run_feddro_many (instances stacked by rows, different η, β, I, horizons, batches)
+    gives every run's metrics bit for bit as run_feddro one run at a time."""
+    together = run_feddro_many(runs, replicas, 2, metrics)
+    for (problem, iterations, values), shared in zip(runs, together, strict=True):
+        alone = run_feddro(problem, iterations, replicas, 2, metrics, **values)
+        assert shared.diverged == alone.diverged
+        assert shared.metrics.keys() == alone.metrics.keys()
+        for metric, reference in alone.metrics.items():
+            np.testing.assert_array_equal(shared.metrics[metric], reference, err_msg=metric)
+
+
+def test_diverging_runs_side_by_side_fall_back_to_runs_alone() -> None:
+    """A shared run that diverges is redone per run: each reports its own divergence."""
+    runs = [(_p2(het=0.5), 80, {"eta": eta, "beta": 0.5, "I": 2}) for eta in (0.01, 1e200)]
+    metrics = ("grad_phi_sq", "xbar")  # x̄ leaves the blow-up bound 1e100 at η = 1e200
+    together = run_feddro_many(runs, 1, 0, metrics)
+    alone = [run_feddro(p, n, 1, 0, metrics, **v) for p, n, v in runs]
+    assert together[0].diverged is None and alone[1].diverged is not None
+    for shared, own in zip(together, alone, strict=True):
+        assert shared.diverged == own.diverged
+        for metric in metrics:
+            np.testing.assert_array_equal(shared.metrics[metric], own.metrics[metric])
