@@ -131,6 +131,7 @@ class ScalarFamily(CompositionalProblem):
         self._abar, self._cbar = float(self.a.mean()), float(self.c.mean())
         self._has_h = bool(np.any(self.w))
         self._scaled_het = self.het != 1.0
+        self._het_rows: np.ndarray | None = None  # (ScalarRows: the rows with het ≠ 1)
         self._w_cols, self._m_cols = self.w, self.m  # w_j, m_j against x_k[..., None] (_dh_into)
         self.x0 = np.array([self.x0_value])
         self.x_star = np.array([self._solve_x_star()])
@@ -208,9 +209,13 @@ class ScalarFamily(CompositionalProblem):
         self._w_u_over_root(u, out, self.w)
         if self._scaled_het:
             mean = self._dh_into(xs, scratch)
-            out -= mean
-            out *= self.het
-            out += mean
+            scaled = out if self._het_rows is None else scratch.setdefault(
+                "scaled", np.empty_like(out))
+            np.subtract(out, mean, out=scaled)
+            scaled *= self.het
+            scaled += mean
+            if self._het_rows is not None:  # only the rows whose het ≠ 1 (ScalarRows)
+                np.copyto(out, scaled, where=self._het_rows)
         if xi is not None:
             np.multiply(self.s_h, xi.data["xi"], out=u)
             out += u
@@ -307,9 +312,8 @@ class ScalarRows(ScalarFamily):
 
     def __init__(self, problems: list[ScalarFamily], replicas: int) -> None:
         first = problems[0]
-        if any(p.K != first.K or p._has_h != first._has_h or p._scaled_het != first._scaled_het
-               for p in problems):
-            raise ValueError("stacked scalar instances need the same K, h and het structure")
+        if any(p.K != first.K or p._has_h != first._has_h for p in problems):
+            raise ValueError("stacked scalar instances need the same K and h structure")
 
         def rows(values: list[Any]) -> np.ndarray:
             return np.repeat(np.asarray(values, float), replicas, axis=0)
@@ -323,7 +327,9 @@ class ScalarRows(ScalarFamily):
                                                                                   "_cbar"))
         self.x_star = rows([p.x_star for p in problems])  # (rows, 1)
         self.x0 = first.x0
-        self._has_h, self._scaled_het = first._has_h, first._scaled_het
+        scaled = rows([[p._scaled_het] for p in problems]).astype(bool)  # (rows, 1)
+        self._has_h, self._scaled_het = first._has_h, bool(scaled.any())
+        self._het_rows = None if scaled.all() or not scaled.any() else scaled
         self._w_cols, self._m_cols = self.w[:, None, :], self.m[:, None, :]
         self.stochastic = any(p.stochastic for p in problems)
         self.params, self.constants = {}, {}

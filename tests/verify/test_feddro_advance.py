@@ -125,7 +125,7 @@ def _p1(**params: float) -> ScalarFamily:
 
 
 @pytest.mark.parametrize(("runs", "replicas", "metrics"), [
-    ([(_p2(het=a), 120, {"eta": 0.01, "beta": 0.5, "I": steps}) for a in (0.125, 0.25)
+    ([(_p2(het=a), 120, {"eta": 0.01, "beta": 0.5, "I": steps}) for a in (0.125, 0.25, 1.0)
       for steps in (16, 1)], 1, ("grad_phi_sq",)),
     ([(_p2(het=0.25), 90, {"eta": 0.02, "beta": 0.3, "I": 2}),
       (_p2(het=2.0), 150, {"eta": 0.01, "beta": 0.9, "I": 3, "decay_sqrt": 1})], 1,

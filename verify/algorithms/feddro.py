@@ -389,8 +389,7 @@ def run_feddro_many(runs: Sequence[tuple[CompositionalProblem, int, Mapping[str,
     groups: dict[Any, list[int]] = {}
     for i, (problem, _, _) in enumerate(runs):
         key = (problem.K, methods[i].config["b"], problem.s > 0, problem.s_h > 0,
-               problem._has_h, problem._scaled_het) if isinstance(problem, ScalarFamily) \
-            else ("alone", i)
+               problem._has_h) if isinstance(problem, ScalarFamily) else ("alone", i)
         groups.setdefault(key, []).append(i)
     out: list[History | None] = [None] * len(runs)
     for members in groups.values():
