@@ -83,8 +83,12 @@ def observers(problem: CompositionalProblem, *names: str) -> dict[str, Callable[
     """Per-replica metrics of a state: ``grad_phi_sq`` ‖∇Φ(x̄)‖², ``dist_sq`` ‖x̄ − x*‖²,
     ``xbar`` (x̄'s first coordinate), ``Phi`` Φ(x̄), ``drift`` (1/K)Σ_k‖x_k − x̄‖² and, for
     Algorithm 2, ``track`` ‖ȳ^t − (1/K)Σ_k g_k(x_k^t)‖² (lagged, see :data:`LAGGED`)."""
+    last: list[Any] = [None, None]  # (state, its x̄): the metrics of one record share x̄
+
     def xbar(st: Any) -> np.ndarray:
-        return client_mean(st.x)
+        if last[0] is not st:  # a new state (a step returns a new tuple, in place or not)
+            last[:] = st, client_mean(st.x)
+        return last[1]
 
     table: dict[str, Callable[[Any], np.ndarray]] = {
         "grad_phi_sq": lambda st: np.add.reduce(problem.grad_Phi(xbar(st)) ** 2, axis=-1),
