@@ -11,7 +11,7 @@ import pytest
 from fedbounds import engine, registry
 from fedbounds.errors import BadInput
 from fedbounds.problems.minmax import make_game
-from fedbounds.verify import exact
+from fedbounds.verify import exact, sweeps
 from fedbounds.verify.algorithms.fednorm import taus
 from fedbounds.verify.claims import fednorm as claims
 from fedbounds.verify.exact import fednorm
@@ -126,3 +126,16 @@ def test_bound_along_rejects_what_the_engine_rejects():
         along(Fraction(-5))
     with pytest.raises(BadInput):
         exact.bound_along(thm, {**point, "mu": Fraction(-1)}, "T")
+
+
+def test_sweep_bound_along_T_is_the_bound_at_every_T():
+    thm = registry.get("fednorm.thm1")
+    point = thm1_point(1.0, 3)
+    steps, _ = claims.p20_steps(thm, point)
+    values = {**point, **steps}
+    hold, violated, along = sweeps.bound_along("fednorm.thm1", values, "T")
+    for T in (32, 4096, 2**40):
+        bd = sweeps.bound_at("fednorm.thm1", {**values, "T": T})
+        assert (along(T), hold, violated) == (bd.value, bd.feasible, bd.violated)
+    # a theorem whose conditions contain T: no shortcut, the bound per T
+    assert sweeps.bound_along("feddro.cor1", {}, "T") is None

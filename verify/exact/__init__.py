@@ -77,9 +77,13 @@ def max_step(thm: Theorem, vary: str, values: Mapping[str, Fraction]) -> engine.
     if vary in given or not thm.notation.spec(vary).domain.contains(1):
         return engine.max_step(thm, vary, given)
     _, results = engine.check(thm, {**given, vary: Fraction(1)})
-    others = [r for cc, r in zip(engine.compiled(thm).conditions, results, strict=True)
+    others = [(cc, r) for cc, r in zip(engine.compiled(thm).conditions, results, strict=True)
               if vary not in cc.args]
-    if all(r.holds for r in others) and any(_tight(r) for r in others):
+    # a tight comparison of two symbols or numbers (P ≤ n at P = n) is decided exactly at once:
+    # only longer tight conditions are worth the copy (a compile)
+    if all(r.holds for _, r in others) and any(
+            _tight(r) and not (cc.expanded.lhs.is_Atom and cc.expanded.rhs.is_Atom)
+            for cc, r in others):
         with_vary, _ = split_conditions(thm, vary)
         return engine.max_step(with_vary, vary, _restricted(with_vary, values))
     return engine.max_step(thm, vary, given)
@@ -114,12 +118,14 @@ def bound_along(thm: Theorem, values: Mapping[str, Fraction], symbol: str
     The engine evaluates the compiled terms in float64 at the inputs' nearest floats and sums
     them with ``math.fsum`` when every input is a normal float and no term raises a
     floating-point exception or is not finite; that is done here with the fixed inputs
-    converted once (and validated once). Anything else goes to :func:`bound_value`."""
-    bare = unconditioned(thm)
-    compiled = engine.compiled(bare)
-    point = {n: Fraction(v) for n, v in values.items() if n in compiled.names and n != symbol}
-    engine.validate(bare, point, [n for n in compiled.names if n != symbol])
-    domain = bare.notation.spec(symbol).domain
+    converted once (and validated once). Anything else goes to :func:`bound_value`. The terms
+    are ``thm``'s own compiled functions (no copy to compile); inputs only the conditions use
+    take a placeholder there."""
+    compiled = engine.compiled(thm)
+    term_names = {s.name for e in compiled.term_exprs for s in e.free_symbols}
+    point = {n: Fraction(v) for n, v in values.items() if n in term_names and n != symbol}
+    engine.validate(thm, point, sorted(term_names - {symbol}))
+    domain = thm.notation.spec(symbol).domain
     base = {n: exact_arithmetic.to_float(v) for n, v in point.items()}
     normal = all(v == 0 or exact_arithmetic.MIN_NORMAL <= abs(f) <= exact_arithmetic.MAX_FLOAT
                  for v, f in zip(point.values(), base.values(), strict=True))
@@ -130,7 +136,7 @@ def bound_along(thm: Theorem, values: Mapping[str, Fraction], symbol: str
         f = exact_arithmetic.to_float(x)
         if normal and domain.contains(x) and (
                 x == 0 or exact_arithmetic.MIN_NORMAL <= abs(f) <= exact_arithmetic.MAX_FLOAT):
-            args = [np.float64(f if n == symbol else base[n]) for n in compiled.names]
+            args = [np.float64(f if n == symbol else base.get(n, 1.0)) for n in compiled.names]
             floats = []
             for term in terms:
                 try:
