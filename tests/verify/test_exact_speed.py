@@ -139,3 +139,21 @@ def test_sweep_bound_along_T_is_the_bound_at_every_T():
         assert (along(T), hold, violated) == (bd.value, bd.feasible, bd.violated)
     # a theorem whose conditions contain T: no shortcut, the bound per T
     assert sweeps.bound_along("feddro.cor1", {}, "T") is None
+
+
+def test_the_reduced_copy_is_used_only_where_a_long_condition_is_tight(monkeypatch):
+    thm = registry.get("fednorm.thm1.corrected")
+    inputs = thm1_point(1.0, 27)
+    calls: list[str] = []
+    split = exact.split_conditions
+    monkeypatch.setattr(exact, "split_conditions",
+                        lambda theorem, vary: calls.append(vary) or split(theorem, vary))
+    sequential(thm, inputs, exact.max_step)
+    # γ^s_y: nothing tight (the others tiny); γ^s_x and the η's: γ^s_y's condition is tight
+    assert calls == ["gamma_sx", "eta_cy", "eta_cx"]
+    calls.clear()
+    tiny = Fraction(1, 10**12)  # P ≤ n tight: decided at once, no copy
+    n_equals_P = {**inputs, "P": inputs["n"], "gamma_sx": tiny, "eta_cx": tiny, "eta_cy": tiny}
+    exact.max_step(thm, "gamma_sy", {k: v for k, v in n_equals_P.items()
+                                     if k in engine.compiled(thm).condition_inputs})
+    assert calls == []
