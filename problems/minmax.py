@@ -171,6 +171,25 @@ class MinMaxGame:
                 - 0.5 * np.einsum("...i,ij,...j->...", y, C, y) + x @ b - y @ c
                 + self.lam * np.cos(x).sum(-1))
 
+    def grad_phi_sq_map(self, w: np.ndarray | None = None) -> Callable[[np.ndarray], np.ndarray]:
+        """x ↦ :meth:`grad_phi_sq` (x, w) with the affine part of ∇Φ taken once (the same
+        numbers; for a metric recorded every step). The affine part is made at the first call,
+        as :meth:`grad_phi_sq` would (a singular C̄ fails there, not here)."""
+        if self.radius is not None:
+            return lambda x: self.moreau_grad_sq(x, w)
+        lam = self.lam
+        affine: list[tuple[np.ndarray, np.ndarray]] = []
+
+        def grad_phi_sq(x: np.ndarray) -> np.ndarray:
+            if not affine:
+                affine.append(self._phi_affine(w))
+            GT, g0 = affine[0]
+            g = x @ GT + g0
+            if lam:
+                g = g - lam * np.sin(x)
+            return np.einsum("...i,...i->...", g, g)
+        return grad_phi_sq
+
     def grad_phi_sq(self, x: np.ndarray, w: np.ndarray | None = None) -> np.ndarray:
         if self.radius is not None:
             return self.moreau_grad_sq(x, w)

@@ -14,7 +14,14 @@ import pytest
 
 from fedbounds.problems.minmax import PROBLEMS, MinMaxGame
 from fedbounds.verify.algorithm import Algorithm, simulate
-from fedbounds.verify.algorithms.fedsgda import FEDSGDA_M
+from fedbounds.verify.algorithms.fednorm import (
+    FEDNORM_SGDA,
+    FEDNORM_SGDA_PLUS,
+    LOCAL_SGDA,
+    LOCAL_SGDA_PLUS,
+)
+from fedbounds.verify.algorithms.fedsgda import FEDSGDA_M, FEDSGDA_PLUS
+from fedbounds.verify.algorithms.sagda import FSGDA, SAGDA_I, SAGDA_II
 
 RTOL = 1e-12
 ROUNDS = 17
@@ -47,8 +54,11 @@ def assert_advance_is_step(alg: Algorithm, g: MinMaxGame, config: dict[str, Any]
     method = alg.method(g, config)
     assert method.advance is not None
     pure = dataclasses.replace(method, advance=None)
-    fast = simulate(method, ROUNDS, replicas=REPLICAS, seed=5, record_every=2)
-    reference = simulate(pure, ROUNDS, replicas=REPLICAS, seed=5, record_every=2)
+    # the server model at every other step (the NC-C game's own ∇Φ is a solve per record)
+    observe = {f"z[{j}]": (lambda st, j=j: st.z[:, j]) for j in range(g.d)}
+    fast = simulate(method, ROUNDS, replicas=REPLICAS, seed=5, record_every=2, observe=observe)
+    reference = simulate(pure, ROUNDS, replicas=REPLICAS, seed=5, record_every=2,
+                         observe=observe)
     assert not reference.diverged
     assert type(fast.state) is type(reference.state)
     for name, a, b in zip(reference.state._fields, fast.state, reference.state, strict=True):
@@ -65,6 +75,31 @@ def test_fedsgda_m_advance_is_step(name, Q):
     config = {"c_hat": 0.2, "c": 0.5, "eta": 0.1, "alpha": 0.3, "beta": 0.6, "Q": Q, "b": 2.0,
               "B": 4.0}
     assert_advance_is_step(FEDSGDA_M, game(name), config)
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+@pytest.mark.parametrize("Q, S", [(1, 3), (3, 2)], ids=["Q=1", "Q=3"])
+def test_fedsgda_plus_advance_is_step(name, Q, S):
+    config = {"c_hat": 0.02, "c": 0.05, "eta_x": 0.5, "eta_y": 2.0, "Q": Q, "S": S, "b": 2.0}
+    assert_advance_is_step(FEDSGDA_PLUS, game(name), config)
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+@pytest.mark.parametrize("alg", [FSGDA, SAGDA_I, SAGDA_II], ids=lambda a: a.name)
+@pytest.mark.parametrize("m", [2, 0], ids=["m=2 sampled", "all clients"])
+def test_sagda_advance_is_step(name, alg, m):
+    config = {"K": 3, "m": m, "eta_xl": 0.05, "eta_yl": 0.04, "eta_xg": 1.0, "eta_yg": 1.5}
+    assert_advance_is_step(alg, game(name), config)
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+@pytest.mark.parametrize("alg", [LOCAL_SGDA, LOCAL_SGDA_PLUS, FEDNORM_SGDA, FEDNORM_SGDA_PLUS],
+                         ids=lambda a: a.name)
+@pytest.mark.parametrize("config", [{"tau": 3, "P": 2, "S": 2, "eta_cx": 0.05},
+                                    {"tau": 2, "tau_max": 5, "P": 0, "rho": 0.5}],
+                         ids=["P=2 sampled", "heterogeneous tau, momentum"])
+def test_fednorm_advance_is_step(name, alg, config):
+    assert_advance_is_step(alg, game(name), config)
 
 
 def test_the_games_have_the_features_they_are_named_for():
@@ -88,3 +123,16 @@ def test_the_comparison_can_fail():
     reference = simulate(dataclasses.replace(method, advance=None), ROUNDS, replicas=REPLICAS,
                          seed=5)
     assert relative(fast.state.z, reference.state.z) > RTOL
+
+
+@pytest.mark.parametrize("family", [entry.name for entry in PROBLEMS])
+@pytest.mark.parametrize("weighted", [False, True], ids=["own weights", "other weights"])
+def test_grad_phi_sq_map_is_grad_phi_sq(family, weighted):
+    """The recorded metric's closure (affine part taken once) gives grad_phi_sq's numbers."""
+    entry = ENTRIES[family]
+    g = entry.make(entry.values({"M": 4}), 1)
+    weights = np.array([0.1, 0.2, 0.3, 0.4]) if weighted else None
+    x = np.random.default_rng(0).standard_normal((7, g.dx))
+    expected = g.grad_phi_sq(x, weights)
+    assert np.all(expected > 0)
+    np.testing.assert_array_equal(g.grad_phi_sq_map(weights)(x), expected)

@@ -37,6 +37,7 @@ from ..minmax import (
     client_grad,
     client_mean,
     common_hessian,
+    fast_local_steps,
     full_like_clients,
     local_steps,
     noise_draw,
@@ -92,10 +93,25 @@ def build_plus(g: MinMaxGame, config: Mapping[str, Any],
             x_tilde = z_new[:, :dx].copy()
         return FedSGDAPlusState(z_new, x_tilde), np.ones(z.shape[0])
 
+    run_local = fast_local_steps(g, tau, s_l, batch=b)
+
+    def advance(state: FedSGDAPlusState, draws: Mapping[str, Any], t: int, scratch: dict
+                ) -> tuple[FedSGDAPlusState, np.ndarray]:
+        """``step`` with less work, the same numbers: the local steps of
+        :func:`fast_local_steps` and the client mean of :func:`client_mean`."""
+        z, x_tilde = state
+        zQ = run_local(np.repeat(z[:, None], N, 1), None, draws.get("noise"), scratch,
+                       x_snap=x_tilde[:, None], shared_start=True)
+        z_new = project_y(g, z + eta_g * (client_mean(zQ) - z))
+        if (t + 1) % S == 0:
+            x_tilde = z_new[:, :dx].copy()
+        return FedSGDAPlusState(z_new, x_tilde), np.ones(z.shape[0])
+
     return Method(init, step, observe=server_observe(g),
                   streams={"noise": noise_draw(Q, N, d)} if g.noisy else {},
                   config=dict(config), samples_per_step=2 * b * Q,
-                  **run_cost(g, 2 * N, Q, Q if g.noisy else 0, "Q"))
+                  **run_cost(g, 2 * N, Q, Q if g.noisy else 0, "Q"),
+                  advance=None if watch is not None else advance)
 
 
 def build_m(g: MinMaxGame, config: Mapping[str, Any]) -> Method[FedSGDAMState]:
