@@ -121,7 +121,8 @@ def thm1_steps(thm: Theorem, vals: dict[str, Fraction]
     binding: dict[str, str | None] = {}
     for name in ("gamma_sy", "gamma_sx", "eta_cy", "eta_cx"):
         cur.pop(name, None)
-        given = {kk: v for kk, v in {**vals, **cur}.items() if kk in thm.condition_inputs()}
+        given = {kk: v for kk, v in {**vals, **cur}.items()
+                 if kk in engine.compiled(thm).condition_inputs}
         ms = engine.max_step(thm, name, given)
         if ms.value is None:
             raise ValueError(f"{thm.id}: no feasible {name} ({ms.binding})")

@@ -209,7 +209,8 @@ def two_time_scale_ratio(theorem_id: str, L_f: float, mu: float) -> float:
 def max_steps(thm: Theorem, base: Mapping[str, Fraction], eta_l: float
               ) -> tuple[dict[str, float], dict[str, Any]]:
     """Step sizes from engine.max_step (rule :data:`STEP_RULE`); ``base`` holds L_f, μ, K, M, m."""
-    base = {n: v for n, v in base.items() if n in thm.condition_inputs()}
+    names = engine.compiled(thm).condition_inputs  # expanded once, not per name
+    base = {n: v for n, v in base.items() if n in names}
     loc = {"eta_xl": Fraction(eta_l), "eta_yl": Fraction(eta_l)}
     for xg0 in (1.0, 1e-2, 1e-4, 1e-6):
         ms = engine.max_step(thm, "eta_yg", {**base, **loc, "eta_xg": Fraction(xg0)})
@@ -230,7 +231,8 @@ def theorem_bound(thm: Theorem, inputs: Mapping[str, Fraction], steps: Mapping[s
                   T: int) -> engine.BoundResult:
     """The theorem's bound at exact inputs, step sizes and horizon T."""
     vals = {**inputs, **{n: Fraction(v) for n, v in steps.items()}, "T": Fraction(T)}
-    return engine.bound(thm, {n: v for n, v in vals.items() if n in thm.inputs()})
+    names = engine.compiled(thm).names  # thm.inputs(), expanded once
+    return engine.bound(thm, {n: v for n, v in vals.items() if n in names})
 
 
 def bound_entries(inputs: Mapping[str, Fraction], steps: Mapping[str, float], T: int,
@@ -295,7 +297,8 @@ def two_time_scale_rows(cases: list[tuple[float, float, int, int, int]],
             thm = registry.get(tid)
             base = {**abstract_inputs(Lf, mu, K, M, m), "eta_xl": Fraction(eta_l),
                     "eta_yl": Fraction(eta_l)}
-            base = {n: v for n, v in base.items() if n in thm.condition_inputs()}
+            names = engine.compiled(thm).condition_inputs
+            base = {n: v for n, v in base.items() if n in names}
             eyg = gamma_y / (K * eta_l)
             ms = engine.max_step(thm, "eta_xg", {**base, "eta_yg": Fraction(eyg)})
             if ms.value is None:
