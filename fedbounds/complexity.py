@@ -17,18 +17,13 @@ claimed order itself varies by far more.
 
 from __future__ import annotations
 
-import functools
-import itertools
-import threading
 import warnings
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 import sympy as sp
 from sympy.core.parameters import global_parameters
-from sympy.functions.elementary.miscellaneous import MinMaxBase
 
 from .model import Theorem
 
@@ -92,73 +87,89 @@ class ComplexityReport:
                 "notes": self.notes}
 
 
-# ---- memoized Min/Max construction ----------------------------------------------------------
-# sympy evaluates Min/Max on construction (pairwise comparisons, factor_terms on differences):
-# most of a derivation's time, for the same few dozen argument tuples built again and again
-# (by big_o, xreplace, the schedule's substitution). Construction is a pure function of the
-# class, the arguments (compared with their types) and the evaluation flags, so a derivation
-# builds each once and reuses it (:func:`_minmax_memo`).
-_MINMAX_NEW = MinMaxBase.__dict__["__new__"]
-_MINMAX_CACHE: dict[tuple, sp.Basic] = {}
-_MINMAX_DEPTH = [0]  # open _minmax_memo blocks (any thread); the memo is on while > 0
-_MINMAX_LOCK = threading.Lock()
-MINMAX_MEMO = True  # off: sympy's own construction (to compare derivations with and without)
+# ---- substitution with memory -----------------------------------------------------------------
+# sympy evaluates a Max/Min each time it is built (pairwise comparisons of its arguments, with
+# factor_terms on their differences): most of a derivation's time. A derivation substitutes the
+# same schedule, T_ε and specialization values into the same subexpressions (a T_ε shared by
+# every cost, a condition re-checked per specialization), so the substitutions below keep each
+# rebuilt subexpression by content: the expression, the rule and the evaluation flag (results
+# are pure functions of these; nothing is kept across processes).
+_MEMO_LIMIT = 50_000
+_RULE_IDS: dict[tuple, int] = {}
+_REPLACED: dict[tuple[sp.Basic, int], tuple[sp.Basic, bool]] = {}
 
 
-def _memo_new(cls: type, *args: object, **assumptions: object) -> sp.Basic:
-    key = (cls, tuple((type(a), a) for a in args), tuple(sorted(assumptions.items())),
-           bool(global_parameters.evaluate))
-    try:
-        hit = _MINMAX_CACHE.get(key)
-    except TypeError:  # an unhashable argument: build it as sympy does
-        return _MINMAX_NEW.__func__(cls, *args, **assumptions)
-    if hit is None:
-        hit = _MINMAX_NEW.__func__(cls, *args, **assumptions)
-        if len(_MINMAX_CACHE) > 20_000:
-            _MINMAX_CACHE.clear()
-        _MINMAX_CACHE[key] = hit
-    return hit
+def _rule_id(rule: tuple) -> int:
+    """A small key for a substitution rule (its pairs, each value with its type: Python 0 and
+    sympy's 0 are equal) and the evaluation flag."""
+    key = (tuple((k, type(v), v) for k, v in rule), bool(global_parameters.evaluate))
+    found = _RULE_IDS.get(key)
+    if found is None:
+        found = _RULE_IDS[key] = len(_RULE_IDS)
+    return found
 
 
-@contextmanager
-def _minmax_memo() -> Iterator[None]:
-    """Min/Max built through :data:`_MINMAX_CACHE` inside the block (reentrant)."""
-    if not MINMAX_MEMO:
-        yield
-        return
-    with _MINMAX_LOCK:
-        if _MINMAX_DEPTH[0] == 0:
-            MinMaxBase.__new__ = staticmethod(_memo_new)
-        _MINMAX_DEPTH[0] += 1
-    try:
-        yield
-    finally:
-        with _MINMAX_LOCK:
-            _MINMAX_DEPTH[0] -= 1
-            if _MINMAX_DEPTH[0] == 0:
-                MinMaxBase.__new__ = _MINMAX_NEW
+def _remember(memo: dict, key: tuple, value: object) -> None:
+    if len(memo) > _MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
 
 
-def _memoized(function: Callable) -> Callable:
-    """``function`` run inside :func:`_minmax_memo`."""
-    @functools.wraps(function)
-    def wrapper(*args: object, **kwargs: object) -> object:
-        with _minmax_memo():
-            return function(*args, **kwargs)
-    return wrapper
+def _replace(expr: sp.Basic, rule: dict) -> sp.Basic:
+    """``expr.xreplace(rule)`` (same result), with rebuilt subexpressions remembered."""
+    if not rule:
+        return expr
+    return _replace_node(expr, rule, _rule_id(tuple(rule.items())))[0]
 
 
-# ---------------------------------------------------------------------------------------------
-def apply_schedule(thm: Theorem, expr: sp.Basic) -> sp.Basic:
-    """Substitute derived quantities and the schedule (to a fixed point) into ``expr``."""
-    expr = thm.expand(expr)
-    sched = {s: thm.expand(v) for s, v in thm.schedule.items()}
-    for _ in range(8):
-        new = thm.expand(expr.xreplace(sched))
-        if new == expr:
-            break
-        expr = new
+def _replace_node(node: sp.Basic, rule: dict, rule_id: int) -> tuple[sp.Basic, bool]:
+    """sympy's ``Basic._xreplace``: (the node with ``rule`` applied, whether it changed)."""
+    if node in rule:
+        return rule[node], True
+    if not node.args:
+        return node, False
+    key = (node, rule_id)
+    found = _REPLACED.get(key)
+    if found is not None:
+        return found
+    args, changed = [], False
+    for arg in node.args:
+        if isinstance(arg, sp.Basic):
+            arg, arg_changed = _replace_node(arg, rule, rule_id)
+            changed |= arg_changed
+        args.append(arg)
+    out = (node.func(*args), True) if changed else (node, False)
+    _remember(_REPLACED, key, out)
+    return out
+
+
+def _expand(thm: Theorem, expr: sp.Basic) -> sp.Basic:
+    """``thm.expand(expr)`` (derived quantities substituted one by one, last first)."""
+    for sym, value in reversed(list(thm.derived.items())):
+        expr = _replace(expr, {sym: value})
     return expr
+
+
+_SCHEDULED: dict[tuple, sp.Basic] = {}
+
+
+def apply_schedule(thm: Theorem, expr: sp.Basic) -> sp.Basic:
+    """Substitute derived quantities and the schedule (to a fixed point) into ``expr``
+    (remembered by content: the expression, the derived quantities and the schedule)."""
+    key = (expr, type(expr), *((k, type(v), v) for k, v in thm.derived.items()), None,
+           *((k, type(v), v) for k, v in thm.schedule.items()))
+    found = _SCHEDULED.get(key)
+    if found is not None:
+        return found
+    out = _expand(thm, expr)
+    sched = {s: _expand(thm, v) for s, v in thm.schedule.items()}
+    for _ in range(8):
+        new = _expand(thm, _replace(out, sched))
+        if new == out:
+            break
+        out = new
+    _remember(_SCHEDULED, key, out)
+    return out
 
 
 def _solve_term(term: sp.Expr, T: sp.Symbol, eps: sp.Symbol, k: int) -> sp.Expr | None:
@@ -180,21 +191,52 @@ def _solve_term(term: sp.Expr, T: sp.Symbol, eps: sp.Symbol, k: int) -> sp.Expr 
     return None
 
 
-_ADMISSIBLE: dict[tuple[int, tuple[str, ...]], tuple[list[np.ndarray], np.ndarray]] = {}
+_LAMBDAS: dict[tuple, Callable] = {}
 
 
-def _admissible(thm: Theorem, syms: list[sp.Symbol]) -> tuple[list[np.ndarray], np.ndarray]:
-    """Grid columns for ``syms`` and the mask of points the regime admits (cached per theorem
-    and symbol set: big_o asks ``dominates`` many times over the same symbols)."""
-    key = (id(thm), tuple(s.name for s in syms))
-    hit = _ADMISSIBLE.get(key)
-    if hit is None:
-        pts = _product([_grid_values(s, thm) for s in syms])
-        cols = [pts[:, i] for i in range(len(syms))]
-        hit = _ADMISSIBLE[key] = (cols, _regime_ok(thm, syms, cols))
-        if len(_ADMISSIBLE) > 256:
-            _ADMISSIBLE.pop(next(iter(_ADMISSIBLE)))
-    return hit
+def _numeric(syms: list[sp.Symbol], expr: sp.Basic) -> Callable:
+    """``sp.lambdify(syms, expr, "numpy")``, built once per symbol list and expression (the
+    same regime relations and orders are evaluated again and again)."""
+    key = (tuple(syms), expr)
+    fn = _LAMBDAS.get(key)
+    if fn is None:
+        if len(_LAMBDAS) > 4096:
+            _LAMBDAS.clear()
+        fn = _LAMBDAS[key] = sp.lambdify(syms, expr, "numpy")
+    return fn
+
+
+def _evaluate(syms: list[sp.Symbol], expr: sp.Basic, cols: list[np.ndarray]) -> np.ndarray:
+    """``expr`` at the grid points ``cols`` (one float per point; warnings silenced)."""
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        values = np.asarray(_numeric(syms, expr)(*cols), dtype=float)
+    return np.broadcast_to(values, cols[0].shape) if cols else values
+
+
+_GRIDS: dict[tuple, tuple[Theorem, list[np.ndarray]]] = {}
+
+
+def _admitted(thm: Theorem, syms: list[sp.Symbol], grids: list[list[float]],
+              keep: int | None = None, limit: int | None = None) -> list[np.ndarray]:
+    """Columns (one per symbol, in grid order) of the grid points the theorem's regime admits:
+    the :func:`_product` of ``grids`` (with ``keep``), thinned to ``limit`` random points if
+    larger. Kept per theorem object, symbols and grids (dominates, compare and the schedule
+    checks ask for the same grids many times); only admitted points are evaluated later."""
+    key = (id(thm), tuple(syms), tuple(tuple(g) for g in grids), keep, limit)
+    hit = _GRIDS.get(key)
+    if hit is not None and hit[0] is thm:
+        return hit[1]
+    pts = _product(grids, keep=keep)
+    if limit is not None and pts.shape[0] > limit:
+        pts = pts[np.random.default_rng(0).choice(pts.shape[0], limit, replace=False)]
+    cols = [pts[:, i] for i in range(len(syms))]
+    ok = _regime_ok(thm, syms, cols)
+    admitted = [c[ok] for c in cols]
+    if len(_GRIDS) > 32:
+        _GRIDS.pop(next(iter(_GRIDS)))
+    _GRIDS[key] = (thm, admitted)
+    return admitted
 
 
 _DOMINATES: dict[tuple[int, sp.Expr, sp.Expr], tuple[Theorem, bool]] = {}
@@ -218,64 +260,75 @@ def _dominates(thm: Theorem, a: sp.Expr, b: sp.Expr) -> bool:
     syms = sorted(a.free_symbols | b.free_symbols, key=lambda s: s.name)
     if not syms:
         return bool(a >= b)
-    cols, adm = _admissible(thm, syms)
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        d = np.broadcast_to(np.asarray(sp.lambdify(syms, a - b, "numpy")(*cols), dtype=float),
-                            adm.shape)
-    return bool(np.all(d[adm] >= -1e-12 * (1 + np.abs(d[adm]))))
+    cols = _admitted(thm, syms, [_grid_values(s, thm) for s in syms])
+    d = _evaluate(syms, a - b, cols)
+    return bool(np.all(d >= -1e-12 * (1 + np.abs(d))))
 
 
-@_memoized
 def big_o(expr: sp.Expr, fixed: dict[sp.Symbol, sp.Expr] | None = None,
           thm: Theorem | None = None) -> sp.Expr:
     """Drop numeric constants: 8*max(2a, b)*log(2V/ε) → max(a, b)*log(V/ε); with ``thm``,
     also drop Max/Min arguments its regime relations make dominated (e.g. μ ≤ ℓ̂)."""
-    expr = expr.xreplace(fixed or {})
+    return _order(_replace(expr, fixed or {}), thm)
 
-    def rec(e: sp.Expr) -> sp.Expr:
-        if e.is_Number:
-            return sp.Integer(1)
-        if isinstance(e, sp.Mul):  # drop constant factors, keep the sign
-            c = sp.Mul(*[a for a in e.args if a.is_Number])
-            return sp.sign(c) * sp.Mul(*[rec(a) for a in e.args if not a.is_Number])
-        if isinstance(e, sp.Pow):
-            if e.exp.is_Number and isinstance(e.base, (sp.Min, sp.Max)) and e.exp < 0:
-                flip = sp.Max if isinstance(e.base, sp.Min) else sp.Min
-                return rec(flip(*[a ** e.exp for a in e.base.args], evaluate=False))
-            if e.exp.is_Number:
-                return rec(e.base) ** e.exp
-            return e
-        if isinstance(e, sp.log):
-            arg = e.args[0]
-            c, rest = arg.as_independent(*arg.free_symbols, as_Add=False)
-            return sp.log(rec(rest)) if rest != 1 else sp.Integer(1)
-        if isinstance(e, (sp.Max, sp.Min)):
-            args = [rec(a) for a in e.args]
-            non_const = [a for a in args if not a.is_Number]
-            if len(non_const) < len(args) and non_const:
-                args = non_const + [sp.Integer(1)]
-            if thm is not None:
-                keep = []
-                for i, a in enumerate(args):
-                    beaten = False
-                    for j, b in enumerate(args):
-                        if j == i or b == a:
-                            continue
-                        hi, lo = (b, a) if isinstance(e, sp.Max) else (a, b)
-                        if dominates(thm, hi, lo) and (j < i or not dominates(thm, lo, hi)):
-                            beaten = True
-                            break
-                    if not beaten:
-                        keep.append(a)
-                args = _dedupe(keep) or args
-            return type(e)(*args)
-        if isinstance(e, sp.Add):
-            terms = [rec(a) for a in e.args if not a.is_Number]
-            return sp.Add(*terms) if terms else sp.Integer(1)
+
+_ORDERS: dict[tuple[int, sp.Basic, bool], tuple[Theorem | None, sp.Expr]] = {}
+
+
+def _order(e: sp.Expr, thm: Theorem | None) -> sp.Expr:
+    """:func:`big_o` of a subexpression, kept per theorem object and subexpression (the costs
+    of a derivation share their T_ε, each Max/Min rebuilt from its orders only once)."""
+    key = (id(thm), e, bool(global_parameters.evaluate))
+    found = _ORDERS.get(key)
+    if found is not None and found[0] is thm:
+        return found[1]
+    out = _order_of(e, thm)
+    _remember(_ORDERS, key, (thm, out))
+    return out
+
+
+def _order_of(e: sp.Expr, thm: Theorem | None) -> sp.Expr:
+    """One step of :func:`big_o` (its subexpressions through :func:`_order`)."""
+    if e.is_Number:
+        return sp.Integer(1)
+    if isinstance(e, sp.Mul):  # drop constant factors, keep the sign
+        c = sp.Mul(*[a for a in e.args if a.is_Number])
+        return sp.sign(c) * sp.Mul(*[_order(a, thm) for a in e.args if not a.is_Number])
+    if isinstance(e, sp.Pow):
+        if e.exp.is_Number and isinstance(e.base, (sp.Min, sp.Max)) and e.exp < 0:
+            flip = sp.Max if isinstance(e.base, sp.Min) else sp.Min
+            return _order(flip(*[a ** e.exp for a in e.base.args], evaluate=False), thm)
+        if e.exp.is_Number:
+            return _order(e.base, thm) ** e.exp
         return e
-
-    return rec(expr)
+    if isinstance(e, sp.log):
+        arg = e.args[0]
+        c, rest = arg.as_independent(*arg.free_symbols, as_Add=False)
+        return sp.log(_order(rest, thm)) if rest != 1 else sp.Integer(1)
+    if isinstance(e, (sp.Max, sp.Min)):
+        args = [_order(a, thm) for a in e.args]
+        non_const = [a for a in args if not a.is_Number]
+        if len(non_const) < len(args) and non_const:
+            args = non_const + [sp.Integer(1)]
+        if thm is not None:
+            keep = []
+            for i, a in enumerate(args):
+                beaten = False
+                for j, b in enumerate(args):
+                    if j == i or b == a:
+                        continue
+                    hi, lo = (b, a) if isinstance(e, sp.Max) else (a, b)
+                    if dominates(thm, hi, lo) and (j < i or not dominates(thm, lo, hi)):
+                        beaten = True
+                        break
+                if not beaten:
+                    keep.append(a)
+            args = _dedupe(keep) or args
+        return type(e)(*args)
+    if isinstance(e, sp.Add):
+        terms = [_order(a, thm) for a in e.args if not a.is_Number]
+        return sp.Add(*terms) if terms else sp.Integer(1)
+    return e
 
 
 def _dedupe(xs: list) -> list:
@@ -308,8 +361,11 @@ def _product(grids: list[list[float]], cap: int = 250_000, keep: int | None = No
     (so per-setting scans in T still work). Theorems with many symbols stay tractable."""
     sizes = [len(g) for g in grids]
     total = int(np.prod(sizes, dtype=float))
-    if total <= cap:
-        return np.array(list(itertools.product(*grids)), dtype=float).reshape(total, len(grids))
+    if total <= cap:  # itertools.product order: the last axis varies fastest
+        if not grids:
+            return np.zeros((1, 0))
+        mesh = np.meshgrid(*[np.asarray(g, dtype=float) for g in grids], indexing="ij")
+        return np.stack([m.ravel() for m in mesh], axis=1)
     rng = np.random.default_rng(0)
     arrs = [np.asarray(g, dtype=float) for g in grids]
     m = sample if keep is None else max(1, sample // sizes[keep])
@@ -328,8 +384,7 @@ def _regime_ok(thm: Theorem, names: list[sp.Symbol], cols: list[np.ndarray]) -> 
     for rel in thm.regime:
         if not rel.free_symbols <= set(names):
             continue
-        f = sp.lambdify(names, rel.lhs - rel.rhs, modules="numpy")
-        d = np.broadcast_to(f(*cols), ok.shape)
+        d = np.broadcast_to(_numeric(names, rel.lhs - rel.rhs)(*cols), ok.shape)
         ok &= (d <= 0) if isinstance(rel, (sp.Le, sp.Lt)) else (d >= 0)
     return ok
 
@@ -337,23 +392,13 @@ def _regime_ok(thm: Theorem, names: list[sp.Symbol], cols: list[np.ndarray]) -> 
 def compare(thm: Theorem, derived: sp.Expr, claimed: sp.Expr) -> tuple[str, float | None, str]:
     """Decide agree/disagree of two orders numerically (ratio spread over a wide grid)."""
     fixed = dict(thm.fixed_in_orders)
-    d, c = derived.xreplace(fixed), claimed.xreplace(fixed)
+    d, c = _replace(derived, fixed), _replace(claimed, fixed)
     syms = sorted((d.free_symbols | c.free_symbols), key=lambda s: s.name)
     if not syms:
         return "agree", 1.0, "both constant"
-    grids = [_grid_values(s, thm) for s in syms]
-    pts = _product(grids)
-    if pts.shape[0] > 200_000:  # keep it fast
-        pts = pts[np.random.default_rng(0).choice(pts.shape[0], 200_000, replace=False)]
-    cols = [pts[:, i] for i in range(len(syms))]
-    ok = _regime_ok(thm, syms, cols)
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        fd = sp.lambdify(syms, d, modules="numpy")
-        fc = sp.lambdify(syms, c, modules="numpy")
-        vd = np.broadcast_to(np.asarray(fd(*cols), dtype=float), ok.shape)
-        vc = np.broadcast_to(np.asarray(fc(*cols), dtype=float), ok.shape)
-    good = ok & np.isfinite(vd) & np.isfinite(vc) & (vd > 0) & (vc > 0)
+    cols = _admitted(thm, syms, [_grid_values(s, thm) for s in syms], limit=200_000)
+    vd, vc = _evaluate(syms, d, cols), _evaluate(syms, c, cols)
+    good = np.isfinite(vd) & np.isfinite(vc) & (vd > 0) & (vc > 0)
     if good.sum() < 2:
         return "inconclusive", None, "too few admissible grid points"
     ratio = vd[good] / vc[good]
@@ -368,7 +413,6 @@ def compare(thm: Theorem, derived: sp.Expr, claimed: sp.Expr) -> tuple[str, floa
                                 f"to {ratio.max():.3g} ({where(i_max)})")
 
 
-@_memoized
 def schedule_vs_conditions(thm: Theorem, subs: dict | None = None) -> list[ScheduleCheck]:
     """Whether the schedule satisfies each condition: symbolically, else on a wide grid
     (with ``subs``: after a specialization's substitution, e.g. τ = T/n)."""
@@ -398,33 +442,24 @@ def schedule_vs_conditions(thm: Theorem, subs: dict | None = None) -> list[Sched
         grids = [(_grid_values(s, thm) if s != T else
                   [1.0, 10.0, 1e2, 1e3, 1e4, 1e6, 1e8, 1e12, 1e16, 1e24, 1e32, 1e48, 1e64])
                  for s in syms]  # … and far beyond: thresholds ∝ κ³β_G⁴n²… at grid extremes
-        pts = _product(grids, keep=syms.index(T) if T in syms else None)
-        cols = [pts[:, i] for i in range(len(syms))]
-        adm = _regime_ok(thm, syms, cols)
-        with np.errstate(all="ignore"), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            lhs = np.broadcast_to(np.asarray(sp.lambdify(syms, rel.lhs, "numpy")(*cols),
-                                             dtype=float), adm.shape)
-            rhs = np.broadcast_to(np.asarray(sp.lambdify(syms, rel.rhs, "numpy")(*cols),
-                                             dtype=float), adm.shape)
+        cols = _admitted(thm, syms, grids, keep=syms.index(T) if T in syms else None)
+        lhs, rhs = _evaluate(syms, rel.lhs, cols), _evaluate(syms, rel.rhs, cols)
         small, big = (lhs, rhs) if isinstance(rel, (sp.Le, sp.Lt)) else (rhs, lhs)
         tol = 1e-12 * np.where(np.isfinite(big), np.abs(big), 0)
         holds = (small < big) if isinstance(rel, (sp.Lt, sp.Gt)) else (small <= big + tol)
         holds &= ~np.isnan(small) & ~np.isnan(big)
-        h = holds[adm]
-        n = int(adm.sum())
-        if h.all():
+        n = holds.size
+        if holds.all():
             out.append(ScheduleCheck(cond.name, cond.source, "always", f"holds at all {n} grid points"))
-        elif not h.any():
+        elif not holds.any():
             out.append(ScheduleCheck(cond.name, cond.source, "never", f"fails at all {n} grid points"))
         else:
-            bad = int(np.flatnonzero(adm & ~holds)[0])
+            bad = int(np.flatnonzero(~holds)[0])
             example = ", ".join(f"{s.name}={cols[j][bad]:.3g}" for j, s in enumerate(syms))
-            detail = f"holds at {int(h.sum())} of {n} grid points; fails e.g. at {example}"
+            detail = f"holds at {int(holds.sum())} of {n} grid points; fails e.g. at {example}"
             verdict = "partial"
             if T is not None and T in syms:
-                iT = syms.index(T)
-                thr = _threshold(cols, iT, holds, adm)
+                thr = _threshold(cols, syms.index(T), holds)
                 if thr is not None:
                     verdict = "threshold"
                     detail += f"; at every grid point it holds for all T >= {thr:.3g} on the grid"
@@ -432,25 +467,25 @@ def schedule_vs_conditions(thm: Theorem, subs: dict | None = None) -> list[Sched
     return out
 
 
-def _threshold(cols, iT, holds, adm) -> float | None:
-    """If, for every setting of the other symbols, holds(T) is monotone (false→true) in T."""
-    others = np.stack([c for j, c in enumerate(cols) if j != iT], axis=1) if len(cols) > 1 else \
-        np.zeros((cols[0].size, 0))
-    keys = {}
-    for idx in np.flatnonzero(adm):
-        keys.setdefault(tuple(others[idx]), []).append(idx)
-    worst = 0.0
-    for idxs in keys.values():
-        idxs = sorted(idxs, key=lambda i: cols[iT][i])
-        hs = [bool(holds[i]) for i in idxs]
-        if not hs[-1] or any(a and not b for a, b in zip(hs, hs[1:], strict=False)):
-            return None
-        first = next(i for i, h in zip(idxs, hs, strict=False) if h)
-        worst = max(worst, float(cols[iT][first]))
-    return worst
+def _threshold(cols: list[np.ndarray], iT: int, holds: np.ndarray) -> float | None:
+    """If, for every setting of the other symbols, holds(T) is monotone (false→true) in T
+    and true at the largest T: the largest T at which some setting starts to hold."""
+    others = [c for j, c in enumerate(cols) if j != iT]
+    # group the points by the other symbols' values, each group ordered by T (stable)
+    order = np.lexsort([cols[iT], *reversed(others)])
+    held, at = holds[order], cols[iT][order]
+    start = np.zeros(held.size, dtype=bool)
+    start[:1] = True
+    for col in others:
+        sorted_col = col[order]
+        start[1:] |= sorted_col[1:] != sorted_col[:-1]
+    end = np.append(start[1:], True)
+    if not held[end].all() or np.any(held[:-1] & ~held[1:] & ~start[1:]):
+        return None
+    first = held & (start | np.append(True, ~held[:-1]))  # each group's first point that holds
+    return max(0.0, float(at[first].max())) if first.any() else 0.0
 
 
-@_memoized
 def derive(thm: Theorem) -> ComplexityReport:
     """Derived vs claimed orders for each cost, in the general case and each specialization."""
     notes: list[str] = []
@@ -482,11 +517,11 @@ def derive(thm: Theorem) -> ComplexityReport:
         for cost, cexpr in thm.costs.items():
             derived = None
             if T_s is not None and pre:
-                derived = _subs(apply_schedule(thm, cexpr), subs).xreplace({T: T_s})
+                derived = _replace(_subs(apply_schedule(thm, cexpr), subs), {T: T_s})
                 derived = apply_schedule(thm, derived)
             elif T_s is not None:
                 # schedule first, then T: a cost may use scheduled symbols (T/Q, Q = Q(T_0))
-                derived = apply_schedule(thm, apply_schedule(thm, cexpr).xreplace({T: T_eps}))
+                derived = apply_schedule(thm, _replace(apply_schedule(thm, cexpr), {T: T_eps}))
                 derived = _subs(derived, subs)
             cl = claimed.get(cost)
             if derived is None:
@@ -610,24 +645,41 @@ def _solve_T(thm: Theorem, terms: list[tuple[str, sp.Expr]]
 def _subs(expr: sp.Expr, subs: dict) -> sp.Expr:
     """Substitute, taking x → 0 as a limit from above (all quantities here are positive):
     c/x → ∞ and Min(a, ∞) = a, instead of sympy's complex infinity."""
-    zeros = {k: sp.Dummy(k.name, positive=True) for k, v in subs.items() if v == 0}
-    out = expr.xreplace({k: zeros.get(k, v) for k, v in subs.items()})
+    zero_keys = tuple(k for k, v in subs.items() if v == 0)
+    if zero_keys not in _ZERO_MARKS:  # one positive stand-in per symbol sent to 0
+        _ZERO_MARKS[zero_keys] = tuple(sp.Dummy(k.name, positive=True) for k in zero_keys)
+    zeros = dict(zip(zero_keys, _ZERO_MARKS[zero_keys], strict=True))
+    out = _replace(expr, {k: zeros.get(k, v) for k, v in subs.items()})
     if not zeros:
         return out
-    marks = set(zeros.values())
+    marks = frozenset(zeros.values())
+    return _rebuild(out, marks)
 
-    def rebuild(e: sp.Basic) -> sp.Basic:
-        if e in marks:
-            return sp.Integer(0)
-        if not e.args:
-            return e
-        args = [rebuild(a) for a in e.args]
-        if isinstance(e, sp.Pow) and args[0] == 0 and args[1].is_negative:
-            return sp.oo
+
+_ZERO_MARKS: dict[tuple[sp.Symbol, ...], tuple[sp.Dummy, ...]] = {}
+_REBUILT: dict[tuple[sp.Basic, frozenset], sp.Basic] = {}
+
+
+def _rebuild(e: sp.Basic, marks: frozenset) -> sp.Basic:
+    """``e`` rebuilt bottom-up (every node re-evaluated) with the stand-ins ``marks`` set to 0:
+    a negative power of 0 is ∞, as is any complex infinity that appears (remembered per
+    subexpression, as in :func:`_replace`)."""
+    if e in marks:
+        return sp.Integer(0)
+    if not e.args:
+        return e
+    key = (e, marks)
+    found = _REBUILT.get(key)
+    if found is not None:
+        return found
+    args = [_rebuild(a, marks) for a in e.args]
+    if isinstance(e, sp.Pow) and args[0] == 0 and args[1].is_negative:
+        out = sp.oo
+    else:
         new = e.func(*args)
-        return sp.oo if new is sp.zoo else new
-
-    return rebuild(out)
+        out = sp.oo if new is sp.zoo else new
+    _remember(_REBUILT, key, out)
+    return out
 
 
 def _floor_check(thm: Theorem, e: sp.Expr, k: int) -> tuple[str, float | None, str]:
@@ -636,14 +688,7 @@ def _floor_check(thm: Theorem, e: sp.Expr, k: int) -> tuple[str, float | None, s
     if not syms:
         v = float(ratio)
         return ("ok" if v <= 1 / k + 1e-12 else "too large"), v, f"floor/ε = {v:.3g}"
-    grids = [_grid_values(s, thm) for s in syms]
-    pts = _product(grids)
-    cols = [pts[:, i] for i in range(len(syms))]
-    adm = _regime_ok(thm, syms, cols)
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        v = np.broadcast_to(np.asarray(sp.lambdify(syms, ratio, "numpy")(*cols), dtype=float),
-                            adm.shape)[adm]
+    v = _evaluate(syms, ratio, _admitted(thm, syms, [_grid_values(s, thm) for s in syms]))
     v = v[np.isfinite(v)]
     if v.size == 0:
         return "inconclusive", None, "no admissible grid point"

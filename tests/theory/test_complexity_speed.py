@@ -1,0 +1,144 @@
+"""The derivation's shortcuts (issue 16) against the plain forms they replace: substitutions that
+remember rebuilt subexpressions against sympy's ``xreplace``, the vectorized threshold scan
+against a per-setting scan, the grid product against ``itertools.product``, and whole
+derivations with the memories against derivations through plain sympy."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+import sympy as sp
+from sympy.functions.elementary.miscellaneous import MinMaxBase
+
+from fedbounds import complexity, registry
+
+a, b, c, x, y = sp.symbols("a b c x y", positive=True)
+n = sp.Symbol("n", integer=True, positive=True)
+
+EXPRESSIONS = [
+    sp.Max(a / x, b * y**2, c / (x * y), evaluate=False),
+    sp.Min(a, b / x) * sp.log(n / x) + sp.Max(x, y) ** -2,
+    sp.Max(a * x**2, a * y**2, (x + y) ** 2 / n),
+    sp.Le(sp.Max(x, a) / n, sp.Min(b, c * y)),
+    x * sp.exp(-y * n) + sp.sqrt(x / a),
+]
+RULES = [
+    {x: sp.Integer(2) * a, y: b},
+    {y: sp.Integer(0)},
+    {x: n / b, a: sp.Rational(1, 3)},
+    {n: x * y},
+]
+
+
+@pytest.mark.parametrize("rule", RULES)
+@pytest.mark.parametrize("expr", EXPRESSIONS)
+def test_replace_matches_xreplace_also_when_remembered(expr: sp.Basic, rule: dict) -> None:
+    try:
+        expected = expr.xreplace(rule)
+    except ValueError as error:  # e.g. a Max of zoo: the same refusal
+        with pytest.raises(type(error)):
+            complexity._replace(expr, rule)
+        return
+    first = complexity._replace(expr, rule)
+    again = complexity._replace(expr, rule)  # from the memory this time
+    for got in (first, again):
+        assert got == expected
+        assert sp.srepr(got) == sp.srepr(expected)
+
+
+def test_rules_with_equal_values_of_different_types_are_kept_apart() -> None:
+    assert 0 == sp.Integer(0) and hash(0) == hash(sp.Integer(0))  # why the type is in the key
+    assert complexity._rule_id(((x, 0),)) != complexity._rule_id(((x, sp.Integer(0)),))
+
+
+def test_subs_takes_zero_as_a_limit_from_above() -> None:
+    assert complexity._subs(a / x + y, {x: 0}) == sp.oo
+    assert complexity._subs(sp.Min(a, c / x), {x: 0}) == a
+    assert complexity._subs(sp.Max(a, b * x), {x: 0, b: c}) == a
+    # the same substitution again (remembered) gives the same result
+    assert complexity._subs(sp.Min(a, c / x) * y, {x: 0}) == a * y
+
+
+@pytest.mark.parametrize("theorem_id", ["proxskip.cor3.5", "fednorm.thm1"])
+def test_apply_schedule_is_the_fixed_point_of_expand_and_the_schedule(theorem_id: str) -> None:
+    thm = registry.get(theorem_id)
+    sched = {s: thm.expand(v) for s, v in thm.schedule.items()}
+    exprs = [t.expr for t in thm.bound] + [cond.rel for cond in thm.conditions]
+    for expr in exprs:
+        expected = thm.expand(expr)
+        for _ in range(8):
+            new = thm.expand(expected.xreplace(sched))
+            if new == expected:
+                break
+            expected = new
+        assert complexity.apply_schedule(thm, expr) == expected
+        assert sp.sstr(complexity.apply_schedule(thm, expr)) == sp.sstr(expected)
+
+
+def _threshold_by_setting(cols: list[np.ndarray], i_t: int, holds: np.ndarray) -> float | None:
+    """The scan the threshold describes, setting by setting of the other symbols."""
+    groups: dict[tuple, list[tuple[float, bool]]] = {}
+    for k in range(holds.size):
+        setting = tuple(float(col[k]) for j, col in enumerate(cols) if j != i_t)
+        groups.setdefault(setting, []).append((float(cols[i_t][k]), bool(holds[k])))
+    worst = 0.0
+    for scan in groups.values():
+        flags = [h for _, h in sorted(scan, key=lambda p: p[0])]
+        if not flags[-1] or any(f and not g for f, g in zip(flags, flags[1:], strict=False)):
+            return None
+        worst = max(worst, min(t for t, h in scan if h))
+    return worst
+
+
+def test_threshold_matches_a_scan_per_setting() -> None:
+    rng = np.random.default_rng(3)
+    found = 0
+    for _ in range(300):
+        n_sym = int(rng.integers(1, 4))
+        i_t = int(rng.integers(0, n_sym))
+        grids = [[float(v) for v in rng.choice([0.0, 1.0, 2.0, 5.0], 3, replace=False)]
+                 for _ in range(n_sym)]
+        grids[i_t] = [1.0, 10.0, 1e2, 1e3, 1e4]
+        pts = np.array(list(itertools.product(*grids)))
+        keep = rng.random(len(pts)) < 0.9
+        cols = [pts[keep, j] for j in range(n_sym)]
+        other = cols[(i_t + 1) % n_sym] if n_sym > 1 else np.zeros(cols[0].size)
+        if rng.random() < 0.7:  # holds above a threshold that depends on the other symbols
+            holds = cols[i_t] >= 10.0 ** rng.integers(0, 4) * (1 + other)
+        else:
+            holds = rng.random(cols[0].size) < 0.6
+        if holds.size == 0:
+            continue
+        expected = _threshold_by_setting(cols, i_t, holds)
+        assert complexity._threshold(cols, i_t, holds) == expected
+        found += expected is not None
+    assert 20 < found < 300  # both outcomes were exercised
+
+
+def test_product_lists_points_in_itertools_order() -> None:
+    grids = [[1.0, 2.0, 3.0], [0.0, 1e-3], [5.0, 6.0, 7.0, 8.0]]
+    expected = np.array(list(itertools.product(*grids)))
+    assert np.array_equal(complexity._product(grids), expected)
+
+
+def _plain_replace(expr: sp.Basic, rule: dict) -> sp.Basic:
+    return expr.xreplace(rule)
+
+
+@pytest.mark.parametrize("theorem_id", ["proxskip.thm4.2", "feddro.cor2"])
+def test_derive_with_memories_equals_derive_through_plain_sympy(
+        theorem_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    thm = registry.get(theorem_id)
+    sympy_new = MinMaxBase.__dict__["__new__"]
+    remembered = complexity.derive(thm).as_json()
+    assert MinMaxBase.__dict__["__new__"] is sympy_new  # sympy is left as it is
+    for memo in ("_REPLACED", "_REBUILT", "_SCHEDULED", "_ORDERS", "_GRIDS", "_LAMBDAS",
+                 "_DOMINATES"):
+        monkeypatch.setattr(complexity, memo, {})
+    monkeypatch.setattr(complexity, "_replace", _plain_replace)
+    monkeypatch.setattr(complexity, "_remember", lambda memo, key, value: None)
+    plain = complexity.derive(thm).as_json()
+    assert plain == remembered
+    assert any(row["derived"] for reg in plain["regimes"] for row in reg["orders"])
