@@ -17,6 +17,7 @@ claimed order itself varies by far more.
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -172,8 +173,10 @@ def apply_schedule(thm: Theorem, expr: sp.Basic) -> sp.Basic:
     return out
 
 
+@functools.lru_cache(maxsize=4096, typed=True)
 def _solve_term(term: sp.Expr, T: sp.Symbol, eps: sp.Symbol, k: int) -> sp.Expr | None:
-    """T needed for ``term ≤ ε/k`` (None if the term's T-dependence is not recognised)."""
+    """T needed for ``term ≤ ε/k`` (None if the term's T-dependence is not recognised; kept
+    by content: a theorem and its corrected variant share most terms)."""
     term = sp.powsimp(sp.expand_power_base(term, force=True), force=True)
     coeff, dep = term.as_independent(T, as_Add=False)
     if dep == 1:
@@ -196,13 +199,14 @@ _LAMBDAS: dict[tuple, Callable] = {}
 
 def _numeric(syms: list[sp.Symbol], expr: sp.Basic) -> Callable:
     """``sp.lambdify(syms, expr, "numpy")``, built once per symbol list and expression (the
-    same regime relations and orders are evaluated again and again)."""
+    same regime relations and orders are evaluated again and again), without printing the
+    expression into the function's docstring (a good part of lambdify's time)."""
     key = (tuple(syms), expr)
     fn = _LAMBDAS.get(key)
     if fn is None:
         if len(_LAMBDAS) > 4096:
             _LAMBDAS.clear()
-        fn = _LAMBDAS[key] = sp.lambdify(syms, expr, "numpy")
+        fn = _LAMBDAS[key] = sp.lambdify(syms, expr, "numpy", docstring_limit=0)
     return fn
 
 
@@ -544,9 +548,11 @@ def accuracy_target(thm: Theorem) -> sp.Expr:
     return thm.accuracy_target if thm.accuracy_target is not None else thm.accuracy
 
 
-def _monomials(e: sp.Expr, T: sp.Symbol) -> list[sp.Expr] | None:
+@functools.lru_cache(maxsize=4096, typed=True)
+def _monomials(e: sp.Expr, T: sp.Symbol) -> tuple[sp.Expr, ...] | None:
     """Positive summands c·T^(−a) of an expanded term (negative ones only loosen the bound and
-    are dropped; a T-free or growing summand means the split does not apply: None)."""
+    are dropped; a T-free or growing summand means the split does not apply: None; kept by
+    content)."""
     groups: dict[sp.Expr, sp.Expr] = {}
     for m in sp.Add.make_args(sp.expand(e)):  # collect by power of T, so that cancellations
         c, dep = sp.factor_terms(m).as_independent(T, as_Add=False)  # cancellations show
@@ -561,7 +567,7 @@ def _monomials(e: sp.Expr, T: sp.Symbol) -> list[sp.Expr] | None:
             parts.append(sp.Add(*pos) / den * dep)
     if not parts or any(not m.has(T) for m in parts):
         return None
-    return parts
+    return tuple(parts)
 
 
 def _minmax_upper(e: sp.Expr, T: sp.Symbol) -> sp.Expr:
