@@ -99,7 +99,10 @@ def noise_scale(g: MinMaxGame, batch: float = 1.0) -> np.ndarray | None:
 
 def client_mean(a: np.ndarray) -> np.ndarray:
     """``a.mean(1)`` of a (R, k, d), the same numbers (the same sequential sum over clients)
-    without the overhead of numpy's reduction over a middle axis."""
+    without the overhead of numpy's reduction over a middle axis (d = 1, where einsum would
+    sum along the clients in another order, is left to ``mean``)."""
+    if a.shape[2] < 2:
+        return a.mean(1)
     return np.einsum("rmi->ri", a) / a.shape[1]
 
 
@@ -188,11 +191,25 @@ def local_steps(g: MinMaxGame, z0: np.ndarray, idx: np.ndarray | None, tau: np.n
 LocalSteps = Callable[..., np.ndarray]
 
 
-def shared_grad(g: MinMaxGame, z: np.ndarray, h: np.ndarray) -> np.ndarray:
+def shared_grad(g: MinMaxGame, z: np.ndarray, h: np.ndarray,
+                x_snap: np.ndarray | None = None) -> np.ndarray:
     """``client_grad(g, z, H=H, h=h)`` (R, k, d) when all clients have the same Hessian and
     each replica's clients the same point (z[:, i] = z[:, 0]): H z once per replica, the same
-    product (the same numbers) broadcast over the clients, plus their h_i."""
-    return client_grad(g, z[:, :1], H=g.H[None, :1], h=h)  # (1, 1, d, d): matmul broadcasts
+    product (the same numbers) broadcast over the clients, plus their h_i. With ``x_snap``
+    (R, 1, dx) the y-block is taken at (x_snap, y), as :func:`local_steps` does (the x-block's
+    product, the y-block's product, then + h_i and −λ sin x on the x-block: the same
+    operations on the same numbers)."""
+    z1 = z[:, :1]
+    if x_snap is None:
+        return client_grad(g, z1, H=g.H[None, :1], h=h)  # (1, 1, d, d): matmul broadcasts
+    dx = g.dx
+    pair = np.concatenate([z1, np.concatenate([np.broadcast_to(x_snap, z1[..., :dx].shape),
+                                               z1[..., dx:]], axis=-1)], axis=1)
+    both = np.matmul(g.H[None, :1], pair[..., None])[..., 0]  # (R, 2, d): at z, at the snapshot
+    out = np.concatenate([both[:, :1, :dx], both[:, 1:, dx:]], axis=-1) + h
+    if g.lam:
+        out[..., :dx] -= g.lam * np.sin(z1[..., :dx])
+    return out
 
 
 def fast_local_steps(g: MinMaxGame, tau: np.ndarray, s: np.ndarray, *, rho: float = 0.0,
@@ -225,25 +242,29 @@ def fast_local_steps(g: MinMaxGame, tau: np.ndarray, s: np.ndarray, *, rho: floa
                             "H": np.broadcast_to(H_all, (R,) + H_all.shape)}
         c = scratch[key]
         if idx is None:
-            H, h, tau_sel = c["H"], g.h, np.broadcast_to(tau, (R, k))
+            H, h = c["H"], g.h
+            tau_sel = np.broadcast_to(tau, (R, k)) if hetero else None
         else:
-            H, h, tau_sel = H_all[idx], g.h[idx], tau[idx]
+            H, h, tau_sel = H_all[idx], g.h[idx], tau[idx] if hetero else None
         if xi is not None and idx is not None and xi.shape[2] != k:  # draws per client
             xi = np.take_along_axis(xi[:, :K], idx[:, None, :, None], axis=2)
         if xi is not None and not g.noisy:
             xi = None
-        if x_snap is not None:
-            snap = np.empty(shape)
-            snap[..., :dx] = x_snap
+        snap = None
         z = z0
         buf = None
         for step in range(K):
-            one = step == 0 and shared_start and common  # one H z per replica, then + h_i
-            grad = shared_grad(g, z, h) if one else client_grad(g, z, H=H, h=h)
-            if x_snap is not None:  # ∇_y at (x_snap, y)
+            if step == 0 and shared_start and common:  # one H z per replica, then + h_i
+                grad = shared_grad(g, z, h, x_snap)
+            elif x_snap is None:
+                grad = client_grad(g, z, H=H, h=h)
+            else:  # ∇_y at (x_snap, y)
+                if snap is None:
+                    snap = np.empty(shape)
+                    snap[..., :dx] = x_snap
                 snap[..., dx:] = z[..., dx:]
-                at_snap = shared_grad(g, snap, h) if one else client_grad(g, snap, H=H, h=h)
-                grad = np.where(c["y"], at_snap, grad)
+                grad = np.where(c["y"], client_grad(g, snap, H=H, h=h),
+                                client_grad(g, z, H=H, h=h))
             if xi is not None:
                 if scale is None:
                     grad = noisy_grad(g, grad, xi[:, step], batch)

@@ -22,6 +22,7 @@ from fedbounds.verify.algorithms.fednorm import (
 )
 from fedbounds.verify.algorithms.fedsgda import FEDSGDA_M, FEDSGDA_PLUS
 from fedbounds.verify.algorithms.sagda import FSGDA, SAGDA_I, SAGDA_II
+from fedbounds.verify.minmax import client_mean
 
 RTOL = 1e-12
 ROUNDS = 17
@@ -136,3 +137,14 @@ def test_grad_phi_sq_map_is_grad_phi_sq(family, weighted):
     expected = g.grad_phi_sq(x, weights)
     assert np.all(expected > 0)
     np.testing.assert_array_equal(g.grad_phi_sq_map(weights)(x), expected)
+
+
+def test_client_mean_is_mean_bit_for_bit():
+    """The client mean of the in-place steps sums in numpy's order (the same numbers as
+    ``mean(axis=1)``) for the shapes the methods use, values spread over six decades."""
+    rng = np.random.default_rng(0)
+    for replicas, clients, dim in [(1, 7, 1), (3, 10, 1), (1, 1, 2), (3, 7, 2), (8, 144, 4),
+                                   (32, 10, 2), (5, 64, 5), (2, 300, 16)]:
+        values = rng.standard_normal((replicas, clients, dim)) * 10 ** rng.uniform(
+            -3, 3, (replicas, clients, dim))
+        np.testing.assert_array_equal(client_mean(values), values.mean(axis=1))

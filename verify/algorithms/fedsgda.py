@@ -157,7 +157,7 @@ def build_m(g: MinMaxGame, config: Mapping[str, Any]) -> Method[FedSGDAMState]:
         """The per-run constants at the state's full shape (R, N, d), made once per run."""
         if scratch.get("shape") != shape:
             scratch.clear()
-            scratch.update(shape=shape, s=full_like_clients(s, shape),
+            scratch.update(shape=shape, t=np.empty(shape), s=full_like_clients(s, shape),
                            keep=full_like_clients(keep, shape),
                            h=full_like_clients(g.h, shape).reshape(shape[0], -1))
             if scale is not None:
@@ -166,10 +166,11 @@ def build_m(g: MinMaxGame, config: Mapping[str, Any]) -> Method[FedSGDAMState]:
 
     def advance(state: FedSGDAMState, draws: Mapping[str, Any], it: int, scratch: dict
                 ) -> tuple[FedSGDAMState, np.ndarray]:
-        """``step`` with less work (the same numbers up to rounding): ∇f_i(z^i_{t−1}) is the
-        previous step's ∇f_i(z^i_t) (kept in ``scratch``), the noise ξ⊙sd is formed once for
-        both points, constants are held at the state's shape, and after a communication (all
-        z^i equal) one (R, d) × (d, N·d) product gives every client's gradient."""
+        """``step`` with less work, the same numbers: ∇f_i(z^i_{t−1}) is the previous step's
+        ∇f_i(z^i_t) (kept in ``scratch``), the noise ξ⊙sd is formed once for both points,
+        constants are held at the state's shape, u is updated in place, and after a
+        communication (all z^i equal) one (R, d) × (d, N·d) product gives every client's
+        gradient (the same dgemm numbers as one product per client)."""
         _, z, u = state
         R = z.shape[0]
         c = constants(z.shape, scratch)
@@ -178,22 +179,28 @@ def build_m(g: MinMaxGame, config: Mapping[str, Any]) -> Method[FedSGDAMState]:
         if grad_old is None:
             grad_old = grads(z)
         if sync:
-            w = project_y(g, client_mean(z - c["s"] * u))
+            w = project_y(g, client_mean(np.subtract(z, np.multiply(c["s"], u, out=c["t"]),
+                                                     out=c["t"])))
             u = np.repeat(client_mean(u)[:, None], N, 1)
             z_new = np.repeat(w[:, None], N, 1)
-            grad_new = grads(z_new) if HT is None else \
-                (np.matmul(w, HT_clients) + c["h"]).reshape(z.shape)
+            if HT is None:
+                grad_new = grads(z_new)
+            else:
+                grad_new = np.matmul(w, HT_clients)
+                grad_new = np.add(grad_new, c["h"], out=grad_new).reshape(z.shape)
         else:
-            z_new = project_y(g, z - c["s"] * u)
+            z_new = project_y(g, z - np.multiply(c["s"], u, out=c["t"]))
             grad_new = grads(z_new)
         c["at"], c["grad"] = z_new, grad_new
         xi = draws.get("noise")
-        if scale is not None and xi is not None:
-            noise = xi * c["scale"]
-            g_new, g_old = grad_new + noise, grad_old + noise
+        if scale is not None and xi is not None:  # in place: u and grad_old are ours
+            noise = np.multiply(xi, c["scale"], out=c["t"])
+            g_old = np.add(grad_old, noise, out=grad_old)
+            step_old = np.multiply(c["keep"], np.subtract(u, g_old, out=g_old), out=g_old)
+            u = np.add(np.add(grad_new, noise, out=noise), step_old, out=u)
         else:
             g_new, g_old = noisy_grad(g, grad_new, xi, b), noisy_grad(g, grad_old, xi, b)
-        u = g_new + c["keep"] * (u - g_old)
+            u = g_new + c["keep"] * (u - g_old)
         return FedSGDAMState(client_mean(z_new), z_new, u), np.full(R, float(sync))
 
     return Method(init, step, observe=server_observe(g),
