@@ -24,7 +24,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import sympy as sp
+from sympy.core.operations import ShortCircuit
 from sympy.core.parameters import global_parameters
+from sympy.core.sorting import ordered
 
 from .model import Theorem
 
@@ -110,6 +112,57 @@ def _rule_id(rule: tuple) -> int:
     return found
 
 
+# sympy's Max/Min constructor (MinMaxBase.__new__ of sympy 1.14) with its pairwise comparisons
+# remembered: a specialization or a fixed value changes a few arguments of a Max, and sympy
+# compares every pair again. Only for the sympy version it was written from (other versions:
+# sympy's own constructor); tests/theory/test_complexity_speed.py compares the two.
+_MINMAX_REIMPLEMENTED = sp.__version__.split(".")[:2] == ["1", "14"]
+_CONNECTED: dict[tuple[sp.Basic, sp.Basic], object] = {}
+
+
+def _minmax(kind: type, args: list | tuple) -> sp.Basic:
+    """``kind(*args)`` for ``kind`` Max or Min (evaluated, as sympy builds it)."""
+    if not (_MINMAX_REIMPLEMENTED and global_parameters.evaluate):
+        return kind(*args)
+    try:
+        unique = frozenset(kind._new_args_filter(sp.sympify(a) for a in args))
+    except ShortCircuit:
+        return kind.zero
+    local_zeros: set = set()  # MinMaxBase._find_localzeros
+    for value in kind._collapse_arguments(unique):
+        is_new = True
+        for zero in list(local_zeros):
+            if id(value) == id(zero):
+                is_new = False
+                continue
+            key = (value, zero)
+            if key not in _CONNECTED:
+                _remember(_CONNECTED, key, kind._is_connected(value, zero))
+            connected = _CONNECTED[key]
+            if connected:
+                is_new = False
+                if connected is True or connected == kind:
+                    local_zeros.remove(zero)
+                    local_zeros.update([value])
+        if is_new:
+            local_zeros.update([value])
+    found = frozenset(local_zeros)
+    if not found:
+        return kind.identity
+    if len(found) == 1:
+        return list(found).pop()
+    out = sp.Expr.__new__(kind, *ordered(found))
+    out._argset = found
+    return out
+
+
+def _build(node: sp.Basic, args: list) -> sp.Basic:
+    """``node.func(*args)``, a Max/Min through :func:`_minmax`."""
+    if node.func is sp.Max or node.func is sp.Min:
+        return _minmax(node.func, args)
+    return node.func(*args)
+
+
 def _remember(memo: dict, key: tuple, value: object) -> None:
     if len(memo) > _MEMO_LIMIT:
         memo.clear()
@@ -139,7 +192,7 @@ def _replace_node(node: sp.Basic, rule: dict, rule_id: int) -> tuple[sp.Basic, b
             arg, arg_changed = _replace_node(arg, rule, rule_id)
             changed |= arg_changed
         args.append(arg)
-    out = (node.func(*args), True) if changed else (node, False)
+    out = (_build(node, args), True) if changed else (node, False)
     _remember(_REPLACED, key, out)
     return out
 
@@ -218,29 +271,45 @@ def _evaluate(syms: list[sp.Symbol], expr: sp.Basic, cols: list[np.ndarray]) -> 
     return np.broadcast_to(values, cols[0].shape) if cols else values
 
 
-_GRIDS: dict[tuple, tuple[Theorem, list[np.ndarray]]] = {}
+@dataclass(frozen=True)
+class _Grid:
+    """The grid points a theorem's regime admits, in grid order: one column per symbol, and
+    with a kept axis (T) the setting of the other symbols each point belongs to."""
+    cols: list[np.ndarray]
+    settings: np.ndarray | None
+
+
+_GRIDS: dict[tuple, tuple[Theorem, _Grid]] = {}
 
 
 def _admitted(thm: Theorem, syms: list[sp.Symbol], grids: list[list[float]],
-              keep: int | None = None, limit: int | None = None) -> list[np.ndarray]:
-    """Columns (one per symbol, in grid order) of the grid points the theorem's regime admits:
-    the :func:`_product` of ``grids`` (with ``keep``), thinned to ``limit`` random points if
-    larger. Kept per theorem object, symbols and grids (dominates, compare and the schedule
-    checks ask for the same grids many times); only admitted points are evaluated later."""
+              keep: int | None = None, limit: int | None = None) -> _Grid:
+    """The points of the :func:`_product` of ``grids`` (with ``keep``), thinned to ``limit``
+    random points if larger, that the theorem's regime admits. Kept per theorem object,
+    symbols and grids (dominates, compare and the schedule checks ask for the same grids many
+    times); only admitted points are evaluated later."""
     key = (id(thm), tuple(syms), tuple(tuple(g) for g in grids), keep, limit)
     hit = _GRIDS.get(key)
     if hit is not None and hit[0] is thm:
         return hit[1]
-    pts = _product(grids, keep=keep)
-    if limit is not None and pts.shape[0] > limit:
-        pts = pts[np.random.default_rng(0).choice(pts.shape[0], limit, replace=False)]
-    cols = [pts[:, i] for i in range(len(syms))]
-    ok = _regime_ok(thm, syms, cols)
-    admitted = [c[ok] for c in cols]
+    cols = _columns(grids, keep=keep)
+    if limit is not None and cols[0].size > limit:
+        pick = np.random.default_rng(0).choice(cols[0].size, limit, replace=False)
+        cols = [c[pick] for c in cols]
+    index = np.flatnonzero(_regime_ok(thm, syms, cols))
+    settings = None
+    if keep is not None:  # which setting of the other axes: all but the kept axis' digit
+        sizes = [len(g) for g in grids]
+        inner = int(np.prod(sizes[keep + 1:], dtype=float))
+        if cols[0].size == int(np.prod(sizes, dtype=float)):  # the full product
+            settings = index // (sizes[keep] * inner) * inner + index % inner
+        else:  # sampled settings, each crossed with the kept axis' grid
+            settings = index // sizes[keep]
+    grid = _Grid([c[index] for c in cols], settings)
     if len(_GRIDS) > 32:
         _GRIDS.pop(next(iter(_GRIDS)))
-    _GRIDS[key] = (thm, admitted)
-    return admitted
+    _GRIDS[key] = (thm, grid)
+    return grid
 
 
 _DOMINATES: dict[tuple[int, sp.Expr, sp.Expr], tuple[Theorem, bool]] = {}
@@ -264,7 +333,7 @@ def _dominates(thm: Theorem, a: sp.Expr, b: sp.Expr) -> bool:
     syms = sorted(a.free_symbols | b.free_symbols, key=lambda s: s.name)
     if not syms:
         return bool(a >= b)
-    cols = _admitted(thm, syms, [_grid_values(s, thm) for s in syms])
+    cols = _admitted(thm, syms, [_grid_values(s, thm) for s in syms]).cols
     d = _evaluate(syms, a - b, cols)
     return bool(np.all(d >= -1e-12 * (1 + np.abs(d))))
 
@@ -328,7 +397,7 @@ def _order_of(e: sp.Expr, thm: Theorem | None) -> sp.Expr:
                 if not beaten:
                     keep.append(a)
             args = _dedupe(keep) or args
-        return type(e)(*args)
+        return _minmax(type(e), args)
     if isinstance(e, sp.Add):
         terms = [_order(a, thm) for a in e.args if not a.is_Number]
         return sp.Add(*terms) if terms else sp.Integer(1)
@@ -359,19 +428,29 @@ def _grid_values(sym: sp.Symbol, thm: Theorem) -> list[float]:
 
 def _product(grids: list[list[float]], cap: int = 250_000, keep: int | None = None,
              sample: int = 200_000) -> np.ndarray:
-    """Grid points as rows: the full product (itertools order) up to ``cap`` points, else a
-    seeded random sample of ``sample`` points drawn without materialising the product; with
-    ``keep``, each sampled setting of the other axes is crossed with that axis' full grid
-    (so per-setting scans in T still work). Theorems with many symbols stay tractable."""
+    """Grid points as rows (:func:`_columns` stacked)."""
+    if not grids:
+        return np.zeros((1, 0))
+    return np.stack(_columns(grids, cap, keep, sample), axis=1)
+
+
+def _columns(grids: list[list[float]], cap: int = 250_000, keep: int | None = None,
+             sample: int = 200_000) -> list[np.ndarray]:
+    """Grid points, one column per axis: the full product (itertools order) up to ``cap``
+    points, else a seeded random sample of ``sample`` points drawn without materialising the
+    product; with ``keep``, each sampled setting of the other axes is crossed with that axis'
+    full grid (so per-setting scans in T still work). Theorems with many symbols stay
+    tractable."""
     sizes = [len(g) for g in grids]
     total = int(np.prod(sizes, dtype=float))
-    if total <= cap:  # itertools.product order: the last axis varies fastest
-        if not grids:
-            return np.zeros((1, 0))
-        mesh = np.meshgrid(*[np.asarray(g, dtype=float) for g in grids], indexing="ij")
-        return np.stack([m.ravel() for m in mesh], axis=1)
-    rng = np.random.default_rng(0)
     arrs = [np.asarray(g, dtype=float) for g in grids]
+    if total <= cap:  # itertools.product order: the last axis varies fastest
+        cols, inner = [], total
+        for a in arrs:
+            inner //= a.size
+            cols.append(np.tile(np.repeat(a, inner), total // (a.size * inner)))
+        return cols
+    rng = np.random.default_rng(0)
     m = sample if keep is None else max(1, sample // sizes[keep])
     cols = []
     for j, a in enumerate(arrs):
@@ -380,7 +459,7 @@ def _product(grids: list[list[float]], cap: int = 250_000, keep: int | None = No
         else:
             pick = a[rng.integers(0, a.size, m)]
             cols.append(pick if keep is None else np.repeat(pick, sizes[keep]))
-    return np.stack(cols, axis=1)
+    return cols
 
 
 def _regime_ok(thm: Theorem, names: list[sp.Symbol], cols: list[np.ndarray]) -> np.ndarray:
@@ -400,7 +479,7 @@ def compare(thm: Theorem, derived: sp.Expr, claimed: sp.Expr) -> tuple[str, floa
     syms = sorted((d.free_symbols | c.free_symbols), key=lambda s: s.name)
     if not syms:
         return "agree", 1.0, "both constant"
-    cols = _admitted(thm, syms, [_grid_values(s, thm) for s in syms], limit=200_000)
+    cols = _admitted(thm, syms, [_grid_values(s, thm) for s in syms], limit=200_000).cols
     vd, vc = _evaluate(syms, d, cols), _evaluate(syms, c, cols)
     good = np.isfinite(vd) & np.isfinite(vc) & (vd > 0) & (vc > 0)
     if good.sum() < 2:
@@ -446,7 +525,8 @@ def schedule_vs_conditions(thm: Theorem, subs: dict | None = None) -> list[Sched
         grids = [(_grid_values(s, thm) if s != T else
                   [1.0, 10.0, 1e2, 1e3, 1e4, 1e6, 1e8, 1e12, 1e16, 1e24, 1e32, 1e48, 1e64])
                  for s in syms]  # … and far beyond: thresholds ∝ κ³β_G⁴n²… at grid extremes
-        cols = _admitted(thm, syms, grids, keep=syms.index(T) if T in syms else None)
+        grid = _admitted(thm, syms, grids, keep=syms.index(T) if T in syms else None)
+        cols = grid.cols
         lhs, rhs = _evaluate(syms, rel.lhs, cols), _evaluate(syms, rel.rhs, cols)
         small, big = (lhs, rhs) if isinstance(rel, (sp.Le, sp.Lt)) else (rhs, lhs)
         tol = 1e-12 * np.where(np.isfinite(big), np.abs(big), 0)
@@ -463,7 +543,7 @@ def schedule_vs_conditions(thm: Theorem, subs: dict | None = None) -> list[Sched
             detail = f"holds at {int(holds.sum())} of {n} grid points; fails e.g. at {example}"
             verdict = "partial"
             if T is not None and T in syms:
-                thr = _threshold(cols, syms.index(T), holds)
+                thr = _threshold(grid.settings, cols[syms.index(T)], holds)
                 if thr is not None:
                     verdict = "threshold"
                     detail += f"; at every grid point it holds for all T >= {thr:.3g} on the grid"
@@ -471,22 +551,16 @@ def schedule_vs_conditions(thm: Theorem, subs: dict | None = None) -> list[Sched
     return out
 
 
-def _threshold(cols: list[np.ndarray], iT: int, holds: np.ndarray) -> float | None:
+def _threshold(settings: np.ndarray, t_values: np.ndarray, holds: np.ndarray) -> float | None:
     """If, for every setting of the other symbols, holds(T) is monotone (false→true) in T
     and true at the largest T: the largest T at which some setting starts to hold."""
-    others = [c for j, c in enumerate(cols) if j != iT]
-    # group the points by the other symbols' values, each group ordered by T (stable)
-    order = np.lexsort([cols[iT], *reversed(others)])
-    held, at = holds[order], cols[iT][order]
-    start = np.zeros(held.size, dtype=bool)
-    start[:1] = True
-    for col in others:
-        sorted_col = col[order]
-        start[1:] |= sorted_col[1:] != sorted_col[:-1]
+    order = np.lexsort([t_values, settings])  # by setting, then T (stable)
+    held, at, setting = holds[order], t_values[order], settings[order]
+    start = np.append(True, setting[1:] != setting[:-1])
     end = np.append(start[1:], True)
     if not held[end].all() or np.any(held[:-1] & ~held[1:] & ~start[1:]):
         return None
-    first = held & (start | np.append(True, ~held[:-1]))  # each group's first point that holds
+    first = held & (start | np.append(True, ~held[:-1]))  # each setting's first T that holds
     return max(0.0, float(at[first].max())) if first.any() else 0.0
 
 
@@ -682,7 +756,7 @@ def _rebuild(e: sp.Basic, marks: frozenset) -> sp.Basic:
     if isinstance(e, sp.Pow) and args[0] == 0 and args[1].is_negative:
         out = sp.oo
     else:
-        new = e.func(*args)
+        new = _build(e, args)
         out = sp.oo if new is sp.zoo else new
     _remember(_REBUILT, key, out)
     return out
@@ -694,7 +768,7 @@ def _floor_check(thm: Theorem, e: sp.Expr, k: int) -> tuple[str, float | None, s
     if not syms:
         v = float(ratio)
         return ("ok" if v <= 1 / k + 1e-12 else "too large"), v, f"floor/ε = {v:.3g}"
-    v = _evaluate(syms, ratio, _admitted(thm, syms, [_grid_values(s, thm) for s in syms]))
+    v = _evaluate(syms, ratio, _admitted(thm, syms, [_grid_values(s, thm) for s in syms]).cols)
     v = v[np.isfinite(v)]
     if v.size == 0:
         return "inconclusive", None, "no admissible grid point"

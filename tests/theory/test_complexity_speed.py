@@ -1,7 +1,8 @@
 """The derivation's shortcuts (issue 16) against the plain forms they replace: substitutions that
-remember rebuilt subexpressions against sympy's ``xreplace``, the vectorized threshold scan
-against a per-setting scan, the grid product against ``itertools.product``, and whole
-derivations with the memories against derivations through plain sympy."""
+remember rebuilt subexpressions against sympy's ``xreplace``, Max/Min with remembered pair
+comparisons against sympy's constructor, the vectorized threshold scan against a per-setting
+scan, the grid product against ``itertools.product``, and whole derivations with the memories
+against derivations through plain sympy."""
 
 from __future__ import annotations
 
@@ -111,10 +112,52 @@ def test_threshold_matches_a_scan_per_setting() -> None:
             holds = rng.random(cols[0].size) < 0.6
         if holds.size == 0:
             continue
+        others = np.stack([col for j, col in enumerate(cols) if j != i_t] +
+                          [np.zeros(cols[0].size)], axis=1)
+        settings = np.unique(others, axis=0, return_inverse=True)[1].ravel()
         expected = _threshold_by_setting(cols, i_t, holds)
-        assert complexity._threshold(cols, i_t, holds) == expected
+        assert complexity._threshold(settings, cols[i_t], holds) == expected
         found += expected is not None
     assert 20 < found < 300  # both outcomes were exercised
+
+
+def test_admitted_grid_numbers_settings_of_the_other_axes() -> None:
+    thm = registry.get("proxskip.cor3.6")
+    syms = sp.symbols("p q r", positive=True)
+    grids = [[1.0, 2.0, 3.0], [1.0, 10.0, 1e2, 1e3], [5.0, 6.0]]
+    grid = complexity._admitted(thm, list(syms), grids, keep=1)
+    others = np.stack([grid.cols[0], grid.cols[2]], axis=1)
+    same_setting = (others[:, None, :] == others[None, :, :]).all(axis=2)
+    assert np.array_equal(same_setting, grid.settings[:, None] == grid.settings[None, :])
+
+
+MINMAX_CASES = [
+    (sp.Max, [a, 2 * a, b]),
+    (sp.Min, [x, x**2, 1 / x, sp.Integer(3)]),
+    (sp.Max, [x, sp.Max(y, a), -sp.oo]),
+    (sp.Max, [x, sp.oo]),
+    (sp.Min, [sp.Integer(1), sp.Rational(1, 2)]),
+    (sp.Max, [a / x, a / x + b, c * y, c * y**2, sp.Min(a, c)]),
+    (sp.Min, [a * n, a * (n + 1), b]),
+]
+
+
+@pytest.mark.parametrize(("kind", "args"), MINMAX_CASES)
+def test_minmax_is_sympys_max_and_min(kind: type, args: list) -> None:
+    expected = kind(*args)
+    for _ in range(2):  # the second time from remembered comparisons
+        got = complexity._minmax(kind, args)
+        assert got == expected
+        assert sp.srepr(got) == sp.srepr(expected)
+
+
+def test_minmax_matches_sympy_on_a_derivations_time_to_accuracy() -> None:
+    t_eps = complexity.derive(registry.get("fedsgda.cor3.7")).T_eps
+    maxes = [m for m in sp.preorder_traversal(t_eps) if isinstance(m, (sp.Max, sp.Min))]
+    assert maxes
+    for m in maxes:
+        halved = [arg.xreplace({sym: sym / 2 for sym in arg.free_symbols}) for arg in m.args]
+        assert complexity._minmax(m.func, halved) == m.func(*halved)
 
 
 def test_product_lists_points_in_itertools_order() -> None:
@@ -135,9 +178,12 @@ def test_derive_with_memories_equals_derive_through_plain_sympy(
     remembered = complexity.derive(thm).as_json()
     assert MinMaxBase.__dict__["__new__"] is sympy_new  # sympy is left as it is
     for memo in ("_REPLACED", "_REBUILT", "_SCHEDULED", "_ORDERS", "_GRIDS", "_LAMBDAS",
-                 "_DOMINATES"):
+                 "_DOMINATES", "_CONNECTED"):
         monkeypatch.setattr(complexity, memo, {})
     monkeypatch.setattr(complexity, "_replace", _plain_replace)
+    monkeypatch.setattr(complexity, "_minmax", lambda kind, args: kind(*args))
+    monkeypatch.setattr(complexity, "_solve_term", complexity._solve_term.__wrapped__)
+    monkeypatch.setattr(complexity, "_monomials", complexity._monomials.__wrapped__)
     monkeypatch.setattr(complexity, "_remember", lambda memo, key, value: None)
     plain = complexity.derive(thm).as_json()
     assert plain == remembered
