@@ -221,7 +221,8 @@ def fast_local_steps(g: MinMaxGame, tau: np.ndarray, s: np.ndarray, *, rho: floa
     shape in ``scratch`` (one dict per run, :class:`..algorithm.Method` ``advance``), so no
     elementwise operation broadcasts a length-d axis over clients (~10x slower in numpy).
     ``shared_start``: every client of a replica starts at the same point (z0 a repeat); under a
-    common Hessian the first step's H z is then one product per replica (:func:`shared_grad`)."""
+    common Hessian the first step's H z is then one product per replica (:func:`shared_grad`).
+    The gathered H_i, h_i are kept while ``idx`` is the same (unchanged) array as last time."""
     scale = noise_scale(g, batch)
     dx, d = g.dx, g.d
     K = int(tau.max())
@@ -245,7 +246,12 @@ def fast_local_steps(g: MinMaxGame, tau: np.ndarray, s: np.ndarray, *, rho: floa
             H, h = c["H"], g.h
             tau_sel = np.broadcast_to(tau, (R, k)) if hetero else None
         else:
-            H, h, tau_sel = H_all[idx], g.h[idx], tau[idx] if hetero else None
+            kept = scratch.get("gathered")
+            if kept is not None and kept[0] is idx:  # the same index set as last time
+                H, h, tau_sel = kept[1:]
+            else:
+                H, h, tau_sel = H_all[idx], g.h[idx], tau[idx] if hetero else None
+                scratch["gathered"] = (idx, H, h, tau_sel)
         if xi is not None and idx is not None and xi.shape[2] != k:  # draws per client
             xi = np.take_along_axis(xi[:, :K], idx[:, None, :, None], axis=2)
         if xi is not None and not g.noisy:
