@@ -7,15 +7,31 @@ import signal
 import subprocess
 import sys
 
+READY_DURING_IMPORT = """
+import sys
+from fedbounds.app.entry import main
+
+
+class SayReady:
+    # an import hook: "ready" as main() starts importing the command line, inside its guard
+    def find_spec(self, name, path=None, target=None):
+        if name == "fedbounds.app.cli":
+            print("ready", flush=True)
+        return None
+
+
+sys.meta_path.insert(0, SayReady())
+sys.argv = ["fedbounds", "list"]
+main()
+"""
+
 
 def test_ctrl_c_while_loading_exits_130_without_traceback() -> None:
     # the entry point imports the whole command line (sympy, numpy, every paper) in main(),
-    # about a second of imports: an interrupt sent as soon as main() is entered lands during
-    # them (the child says "ready" just before; a fixed delay would race the interpreter's own
-    # start-up on a busy machine)
-    code = ("import sys; from fedbounds.app.entry import main; sys.argv = ['fedbounds', 'list'];"
-            " print('ready', flush=True); main()")
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+    # about a second of imports; the child says "ready" when that import begins, so the
+    # interrupt lands during it (a fixed delay would race the interpreter's start-up on a busy
+    # machine, and a "ready" printed before main() would race main()'s first lines)
+    proc = subprocess.Popen([sys.executable, "-c", READY_DURING_IMPORT], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     assert proc.stdout.readline() == "ready\n"
     proc.send_signal(signal.SIGINT)
