@@ -45,6 +45,17 @@ def sampled(u: np.ndarray, m: int) -> np.ndarray:
     return np.sort(np.argpartition(u, m - 1, axis=1)[:, :m], axis=1)
 
 
+def sampled_in_run(u: np.ndarray, m: int, scratch: dict) -> np.ndarray:
+    """:func:`sampled` for an in-place step: at m = M (every client, in order, whatever the
+    draws) the index set is made once per run and kept in ``scratch``."""
+    if m != u.shape[1]:
+        return sampled(u, m)
+    every = scratch.get("every")
+    if every is None or every.shape[0] != u.shape[0]:
+        every = scratch["every"] = sampled(u, m)
+    return every
+
+
 def noise_draw(K: int, M: int, d: int) -> Callable[[np.random.Generator, int], np.ndarray]:
     return lambda rng, R: rng.standard_normal((R, K, M, d))
 
@@ -71,10 +82,16 @@ def client_grad(g: MinMaxGame, z: np.ndarray, idx: np.ndarray | None = None,
     return out
 
 
+def same_hessian(g: MinMaxGame) -> bool:
+    """Whether every client has the same Hessian H_i = H (the shortcuts of
+    :func:`common_hessian`, :func:`shared_grad` and :func:`fast_local_steps` apply)."""
+    return bool(np.all(g.H == g.H[:1]))
+
+
 def common_hessian(g: MinMaxGame) -> np.ndarray | None:
     """Hᵀ (d, d) when every client has the same Jacobian H_i = H and the gradients are affine
     (λ = 0), else None: then ∇f_i(z) = zHᵀ + h_i is one product for all replicas and clients."""
-    if g.lam or not np.all(g.H == g.H[:1]):
+    if g.lam or not same_hessian(g):
         return None
     return np.ascontiguousarray(g.H[0].T)
 
@@ -228,7 +245,7 @@ def fast_local_steps(g: MinMaxGame, tau: np.ndarray, s: np.ndarray, *, rho: floa
     K = int(tau.max())
     hetero = bool(np.any(tau != K))
     H_all = g.H
-    common = bool(np.all(H_all == H_all[:1]))
+    common = same_hessian(g)
 
     def run(z0: np.ndarray, idx: np.ndarray | None, xi: np.ndarray | None, scratch: dict, *,
             corr: np.ndarray | None = None, x_snap: np.ndarray | None = None,

@@ -38,6 +38,7 @@ from ..minmax import (
     project_y,
     run_cost,
     sampled,
+    sampled_in_run,
     server_observe,
     signed,
 )
@@ -146,12 +147,7 @@ def build_fednorm(g: MinMaxGame, config: Mapping[str, Any], *, normalized: bool 
         x_hat = None
         if plus:
             x_hat = z[:, :dx].copy() if t % S == 0 else st.x_hat
-        if P == M:  # sampled(): every client, in order
-            if scratch.get("every") is None or scratch["every"].shape[0] != R:
-                scratch["every"] = sampled(dr["clients"], P)
-            idx = scratch["every"]
-        else:
-            idx = sampled(dr["clients"], P)
+        idx = sampled_in_run(dr["clients"], P, scratch)
         zt = np.repeat(z[:, None], P, 1)
         zK = run_local(zt, idx, dr.get("noise"), scratch,
                        x_snap=None if x_hat is None else x_hat[:, None], shared_start=True)

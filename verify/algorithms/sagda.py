@@ -40,7 +40,9 @@ from ..minmax import (
     pair,
     project_y,
     run_cost,
+    same_hessian,
     sampled,
+    sampled_in_run,
     server_observe,
     shared_grad,
     signed,
@@ -110,8 +112,7 @@ def build_sagda(g: MinMaxGame, config: Mapping[str, Any], option: int = 0) -> Me
         return ServerState(z_new), np.ones(z.shape[0])
 
     run_local = fast_local_steps(g, tau, s_l)
-    all_sampled = m == M
-    common = bool(np.all(g.H == g.H[:1]))
+    common = same_hessian(g)
 
     def advance(state: Any, draws: Mapping[str, Any], t: int, scratch: dict
                 ) -> tuple[Any, np.ndarray]:
@@ -120,12 +121,7 @@ def build_sagda(g: MinMaxGame, config: Mapping[str, Any], option: int = 0) -> Me
         v_i updated in place and, at m = M, the index set of all clients made once."""
         z = state.z
         R = z.shape[0]
-        if all_sampled:  # sampled(): every client, in order (made once per run)
-            if scratch.get("every") is None or scratch["every"].shape[0] != R:
-                scratch["every"] = sampled(draws["clients"], m)
-            idx = scratch["every"]
-        else:
-            idx = sampled(draws["clients"], m)
+        idx = sampled_in_run(draws["clients"], m, scratch)
         zt = np.repeat(z[:, None], m, 1)
         xi = draws.get("noise")
         corr = v_new = None
