@@ -114,15 +114,6 @@ def noise_scale(g: MinMaxGame, batch: float = 1.0) -> np.ndarray | None:
     return np.sqrt(g.coord_var() / batch)
 
 
-def client_mean(a: np.ndarray) -> np.ndarray:
-    """``a.mean(1)`` of a (R, k, d), the same numbers (the same sequential sum over clients)
-    without the overhead of numpy's reduction over a middle axis (d = 1, where einsum would
-    sum along the clients in another order, is left to ``mean``)."""
-    if a.shape[2] < 2:
-        return a.mean(1)
-    return np.einsum("rmi->ri", a) / a.shape[1]
-
-
 def full_like_clients(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """``a`` broadcast to ``shape`` as a contiguous array: the constants of an in-place step
     taken at the full shape of the state, so every elementwise operation is on equal shapes

@@ -22,7 +22,7 @@ from fedbounds.verify.algorithms.fednorm import (
 )
 from fedbounds.verify.algorithms.fedsgda import FEDSGDA_M, FEDSGDA_PLUS
 from fedbounds.verify.algorithms.sagda import FSGDA, SAGDA_I, SAGDA_II
-from fedbounds.verify.minmax import client_mean
+from fedbounds.verify.executor import client_mean
 
 RTOL = 1e-12
 ROUNDS = 17

@@ -49,7 +49,7 @@ from fedbounds.problems.feddro import (
 
 from ..algorithm import Algorithm, Counterexample, Method, Param, owned, simulate
 from ..exact.feddro import CASES, VARIANTS, counterexample, literal_rounds, theorem_at
-from ..executor import Trace, average
+from ..executor import Trace, average, client_mean
 from ..fitting import mean_ci
 
 FEDDRO_PROBLEMS = tuple(p.name for p in PROBLEMS)
@@ -100,12 +100,6 @@ def observers(problem: CompositionalProblem, *names: str) -> dict[str, Callable[
             (st.ybar - client_mean(problem.g_val(st.x_prev, None))) ** 2, axis=-1),
     }
     return {n: table[n] for n in names}
-
-
-def client_mean(x: np.ndarray) -> np.ndarray:
-    """``x.mean(axis=1)`` (the same sum and division, so the same numbers) without the
-    overhead of ``ndarray.mean`` on the small arrays of a step."""
-    return np.add.reduce(x, axis=1) / x.shape[1]
 
 
 def momentum(problem: CompositionalProblem, eta: float, b: int = 1, corrected: bool = False

@@ -30,12 +30,12 @@ from fedbounds.model import Theorem
 from fedbounds.problems.minmax import MinMaxGame
 
 from ..algorithm import Algorithm, Method, Param
+from ..executor import client_mean
 from ..minmax import (
     MINMAX_PROBLEMS,
     all_client_grads,
     as_taus,
     client_grad,
-    client_mean,
     common_hessian,
     fast_local_steps,
     full_like_clients,

@@ -26,12 +26,12 @@ from fedbounds.errors import BadInput
 from fedbounds.problems.minmax import MinMaxGame
 
 from ..algorithm import Algorithm, Method, Param
+from ..executor import client_mean
 from ..minmax import (
     MINMAX_PROBLEMS,
     as_taus,
     client_draw,
     client_grad,
-    client_mean,
     fast_local_steps,
     gather,
     local_steps,
