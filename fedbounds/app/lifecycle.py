@@ -354,8 +354,12 @@ class GuardedPool(ProcessPoolExecutor):
         self.registered |= fresh
 
     def stop(self) -> None:
-        """Cancel what has not started and kill the workers now (no waiting for running work)."""
+        """Cancel what has not started and kill the workers now (no waiting for running work).
+        The pool's manager thread is then joined: it notices the dead workers and closes its
+        wake-up pipe, so that the interpreter's exit does not race it (a write to a closed pipe
+        printed as "Exception ignored in threading")."""
         workers = self.workers()
+        manager = getattr(self, "_executor_manager_thread", None)  # dropped by shutdown()
         self.shutdown(wait=False, cancel_futures=True)
         for process in workers:
             with suppress(OSError, ValueError):
@@ -363,6 +367,8 @@ class GuardedPool(ProcessPoolExecutor):
         for process in workers:
             with suppress(OSError, ValueError, AssertionError):
                 process.join(5)
+        if manager is not None:
+            manager.join(5)
 
 
 @contextmanager

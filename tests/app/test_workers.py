@@ -48,10 +48,11 @@ def running(pid: int) -> bool:
 
 def start(*args: str) -> subprocess.Popen:
     """The CLI as a terminal starts it (SIGINT at its default, so Python turns it into
-    KeyboardInterrupt)."""
+    KeyboardInterrupt), without a result store (a checkout's store could answer every claim,
+    and then no worker starts)."""
     return subprocess.Popen([FEDBOUNDS, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, preexec_fn=lambda: signal.signal(signal.SIGINT,
-                                                                        signal.SIG_DFL))
+                            text=True, env={**os.environ, "FEDBOUNDS_STORE": "off"},
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def wait_for_workers(main: subprocess.Popen, count: int, timeout: float = 60.0) -> set[int]:
