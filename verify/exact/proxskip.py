@@ -141,8 +141,12 @@ def expected_V(maps: LinearMaps, e0: np.ndarray | None = None, steps: int = 0, *
 def _expected_V(maps: LinearMaps, e0: np.ndarray | None, steps: int,
                 Sigma0: np.ndarray | None, Q: np.ndarray | None, stop_below: float | None
                 ) -> np.ndarray:
-    """:func:`expected_V`, computed."""
+    """:func:`expected_V`, computed: Σ ← p(T_1ΣT_1ᵀ) + (1 − p)(T_0ΣT_0ᵀ) (+ N) with the products
+    written into preallocated buffers (the same products, so the same numbers as the
+    expression). At p = 1 the second term is (1 − p)(·) = ±0, which leaves every finite entry
+    unchanged: it is skipped, and a step whose result is not finite is redone with it."""
     S = np.outer(e0, e0) if Sigma0 is None else np.array(Sigma0, dtype=float)
+    S = np.ascontiguousarray(S)
     w = maps.W
     T0, T1, p = maps.T0, maps.T1, maps.p
     N = None
@@ -151,14 +155,25 @@ def _expected_V(maps: LinearMaps, e0: np.ndarray | None, steps: int,
     out = np.empty(steps + 1)
     out[0] = float(np.dot(w, np.diag(S)))
     T0t, T1t = T0.T.copy(), T1.T.copy()
+    left, one, zero = np.empty_like(S), np.empty_like(S), np.empty_like(S)
+    stride = S.shape[0] + 1  # diag(S) as a view of a buffer: diagonals[id(buffer)]
+    diagonals = {id(a): a.reshape(-1)[::stride] for a in (S, one)}
+    keep = 1 - p
     for t in range(1, steps + 1):
-        S = p * (T1 @ S @ T1t) + (1 - p) * (T0 @ S @ T0t)
+        np.matmul(np.matmul(T1, S, out=left), T1t, out=one)
+        np.multiply(p, one, out=one)
+        if keep == 0 and math.isfinite(one.sum()):  # every entry finite
+            S, one = one, S  # p(T_1ΣT_1ᵀ) + (±0): the same numbers
+        else:  # (at p = 1, not finite: the expression as written, 0·inf is NaN)
+            np.matmul(np.matmul(T0, S, out=left), T0t, out=zero)
+            np.multiply(keep, zero, out=zero)
+            np.add(one, zero, out=S)
         if N is not None:
             S += N
-        out[t] = float(np.dot(w, np.diag(S)))
+        out[t] = float(np.dot(w, diagonals[id(S)]))
         if stop_below is not None and out[t] <= stop_below:
             return out[: t + 1]
-        if not np.isfinite(out[t]):
+        if not math.isfinite(out[t]):
             return out[: t + 1]
     return out
 
