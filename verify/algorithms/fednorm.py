@@ -18,7 +18,7 @@ one :func:`build_fednorm` with ``normalized`` and ``plus`` bound by :func:`funct
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any, NamedTuple
 
@@ -42,6 +42,7 @@ from ..minmax import (
     server_observe,
     signed,
 )
+from .fednorm_kernels import fednorm_round
 
 
 class FedNormState(NamedTuple):
@@ -136,6 +137,19 @@ def build_fednorm(g: MinMaxGame, config: Mapping[str, Any], *, normalized: bool 
         return new, np.ones(z.shape[0])
 
     run_local = fast_local_steps(g, tau, s_l, rho=rho)
+    fused = fused_round(g, tau, s_l, rho, a1, wt, srv, normalized, plus)
+
+    def advance_fused(st: FedNormState | FedNormPlusState, dr: Mapping[str, Any], t: int,
+                      scratch: dict) -> tuple[FedNormState | FedNormPlusState, np.ndarray]:
+        """``step`` as one compiled round (:func:`.fednorm_kernels.fednorm_round`), the
+        server model updated in place."""
+        z = st.z
+        x_hat = None
+        if plus:
+            x_hat = z[:, :dx].copy() if t % S == 0 else st.x_hat
+        fused(z, sampled_in_run(dr["clients"], P, scratch), dr.get("noise"), x_hat, scratch)
+        new = FedNormPlusState(z, x_hat) if plus else FedNormState(z)
+        return new, np.ones(z.shape[0])
 
     def advance(st: FedNormState | FedNormPlusState, dr: Mapping[str, Any], t: int,
                 scratch: dict) -> tuple[FedNormState | FedNormPlusState, np.ndarray]:
@@ -163,10 +177,41 @@ def build_fednorm(g: MinMaxGame, config: Mapping[str, Any], *, normalized: bool 
 
     resolved = {**c, "gamma_sx": gx, "gamma_sy": gy, "P": P, "tau_eff": tau_eff}
     return Method(init, step, observe=server_observe(g), streams=streams, config=resolved,
-                  advance=advance,
+                  advance=advance if fused is None else advance_fused,
                   samples_per_step=float(tau.mean()),
                   **run_cost(g, P, int(tau.max()), int(tau.max()) if g.noisy else 0,
                              "tau_max" if c.get("tau_max") else "tau"))
+
+
+def fused_round(g: MinMaxGame, tau: np.ndarray, s_l: np.ndarray, rho: float, a1: np.ndarray,
+                wt: np.ndarray, srv: np.ndarray, normalized: bool, plus: bool
+                ) -> Callable[..., None] | None:
+    """``run(z, idx, noise, x_hat, scratch)``: a round of :func:`build_fednorm`'s ``step`` on z
+    (R, d) in place through :func:`.fednorm_kernels.fednorm_round`, the game's and the method's
+    constants bound once; None when the noise scale depends on the gradient (β_L > 0: the numpy
+    round stays)."""
+    if g.noisy and g.beta_L:
+        return None
+    H, h = np.ascontiguousarray(g.H, dtype=float), np.ascontiguousarray(g.h, dtype=float)
+    scale = np.sqrt(g.coord_var()) if g.noisy else np.zeros(g.d)
+    steps, hetero = int(tau.max()), bool(np.any(tau != tau.max()))
+    tau_int = np.ascontiguousarray(tau, dtype=np.int64)
+    radius = -1.0 if g.radius is None else float(g.radius)
+    consts = (np.ascontiguousarray(s_l, dtype=float), float(rho), float(g.lam), int(g.dx),
+              radius)
+    weights = tuple(np.ascontiguousarray(a, dtype=float) for a in (a1, wt, srv))
+    no_noise, no_snapshot = np.zeros((0, 0, 0, 0)), np.zeros((0, 0))
+
+    def run(z: np.ndarray, idx: np.ndarray, noise: np.ndarray | None, x_hat: np.ndarray | None,
+            scratch: dict) -> None:
+        work = scratch.get("fused")
+        if work is None:
+            work = scratch["fused"] = np.empty((5, g.d))
+        fednorm_round(z, idx, H, h, tau_int, steps, hetero,
+                      no_noise if noise is None else noise, noise is not None, scale, *consts,
+                      no_snapshot if x_hat is None else x_hat, plus, normalized, *weights, work)
+
+    return run
 
 
 PARAMS = {
