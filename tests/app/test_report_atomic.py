@@ -138,6 +138,7 @@ def theory_once(paper, *store_and_fresh):
 
 
 report.theory = theory_once
+catalog.predictions()  # every claims module imported once (the pages count predictions)
 warm_up = CLAIMS["gda.p901"].run("quick", 0).figure  # fonts and text metrics, loaded once
 report._figure_svg(warm_up, os.devnull)
 print("ready", flush=True)
