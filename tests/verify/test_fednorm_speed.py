@@ -1,11 +1,14 @@
 """The compiled Fed-Norm round (verify/algorithms/fednorm_kernels.py) behind ``advance`` of Local
 SGDA(+) and Fed-Norm-SGDA(+) gives the iterates of the readable numpy ``step`` to 1e-12 relative
 (its gradient products sum in index order where numpy's matmul uses BLAS), on the features the
-claims combine; games with multiplicative noise keep the numpy round."""
+claims combine; games with multiplicative noise keep the numpy round. The exact affine rounds of
+every client set computed at once are those of each set alone, bit for bit."""
 
 from __future__ import annotations
 
 import dataclasses
+import math
+from itertools import combinations
 
 import numpy as np
 import pytest
@@ -18,6 +21,7 @@ from fedbounds.verify.algorithms.fednorm import (
     LOCAL_SGDA,
     LOCAL_SGDA_PLUS,
 )
+from fedbounds.verify.exact import fednorm as exact
 
 RTOL = 1e-12
 NOISY = {"M": 6, "sigma_x": 1.0, "sigma_y": 0.5, "sigma_G": 2.0}
@@ -92,3 +96,28 @@ def test_a_changed_step_size_is_caught():
     fast = simulate(dataclasses.replace(method, advance=other.advance), 30, replicas=3, seed=1)
     reference = simulate(dataclasses.replace(method, advance=None), 30, replicas=3, seed=1)
     assert relative(fast.state.z, reference.state.z) > RTOL
+
+
+@pytest.mark.parametrize("values, config", [
+    ({"M": 6, "sigma_G": 1.0, "sigma_x": 1.0, "sigma_y": 1.0}, {"tau": 1, "tau_max": 3, "P": 3}),
+    ({"M": 5, "sigma_x": 1.0, "hess_spread": 0.3}, {"tau": 2, "tau_max": 4, "P": 2, "rho": 0.5}),
+    ({"M": 4, "sigma_G": 1.0}, {"tau": 2, "P": 4}),
+], ids=["sampled, heterogeneous tau", "heterogeneous Hessians, momentum", "noise-free, P = n"])
+@pytest.mark.parametrize("alg", [FEDNORM_SGDA, FEDNORM_SGDA_PLUS], ids=lambda a: a.name)
+def test_affine_rounds_of_every_set_at_once_are_those_of_each_set(alg, values, config):
+    """exact.noisy_affine_rounds (every client set as replicas of one round) gives bit for bit
+    the (A, c, N) of exact.noisy_affine_round per set, in combinations order."""
+    g = make_game(values, 0)
+    method = alg.method(g, {**config, "eta_cx": 0.01, "eta_cy": 0.02})
+    P = method.config["P"]
+    alone = [exact.noisy_affine_round(method, g, np.array(S))
+             for S in combinations(range(g.M), P)]
+    together = exact.noisy_affine_rounds(method, g, P)
+    assert len(together) == len(alone) == math.comb(g.M, P)
+    for one, other in zip(alone, together, strict=True):
+        for a, b in zip(one, other, strict=True):
+            assert a.shape == b.shape
+            np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(together[0][0], together[-1][0]) or P == g.M
+    assert together[0][2].shape[1] == (0 if not g.noisy else g.d * P * int(method.config.get(
+        "tau_max") or method.config["tau"]))

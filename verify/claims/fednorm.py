@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from fractions import Fraction
-from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -353,8 +352,7 @@ def grad_phi_average(g: Any, config: dict[str, Any], P: int) -> Callable[[int], 
     With s* the fixed point, Σ_{t<T} s_t = T s* + (I − 𝒜)⁻¹(I − 𝒜^T)(s_0 − s*)."""
     method = FEDNORM_SGDA.method(g, config)
     d, dx = g.d, g.dx
-    maps = [exact.noisy_affine_round(method, g, np.array(S))
-            for S in combinations(range(g.M), P)]
+    maps = exact.noisy_affine_rounds(method, g, P)  # every client set, in combinations order
     size = d + d * d
     big = np.zeros((size, size))
     big[:d, :d] = np.mean([A for A, _, _ in maps], axis=0)

@@ -11,7 +11,8 @@
   Corollary 1.2's schedule from the encoded theorems (P9, P11);
 * for the claims of verify/claims/fednorm_more.py and fednorm_lemmas.py (issue 15):
   :func:`client_directions` and :func:`subset_aggregates` (the algorithm's aggregate for every
-  client set, P7), :func:`noisy_affine_round`, :func:`moment_path` and
+  client set, P7), :func:`noisy_affine_round` (:func:`noisy_affine_rounds`: every client set
+  at once), :func:`moment_path` and
   :func:`stationary_moments` (exact means and second moments with sampling and additive noise,
   P12, P15), :func:`local_drift` (exact client drift, P14) and :func:`objective` (F̃).
 """
@@ -200,12 +201,45 @@ def noisy_affine_round(method: Any, g: MinMaxGame, S: np.ndarray | None = None
     return A, c, N
 
 
+def noisy_affine_rounds(method: Any, g: MinMaxGame, P: int
+                        ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """:func:`noisy_affine_round` for every client set of size P (in the order of
+    ``itertools.combinations``), the same numbers: the rounds of all sets run as the replicas
+    of one ``step`` call (each replica's round is computed on its own rows: its set's d + 1
+    points, then its unit draws), instead of two calls per set."""
+    if g.beta_L:
+        raise ValueError("noisy_affine_round needs additive noise (beta_L = 0)")
+    M, d = g.M, g.d
+    sets = np.array(list(combinations(range(M), P)), dtype=int).reshape(-1, P)
+    count = sets.shape[0]
+    K = int(np.max(taus(g, method.config)))
+    units = K * P * d if g.noisy else 0
+
+    def run(Z: np.ndarray, xi: np.ndarray, rows: int) -> np.ndarray:
+        u = np.ones((count, rows, M))
+        np.put_along_axis(u, np.broadcast_to(sets[:, None, :], (count, rows, P)), 0.0, axis=2)
+        state = method.init(Z.shape[0], 0)._replace(z=Z.copy())
+        return method.step(state, {"clients": u.reshape(-1, M), "noise": xi}, 0)[0].z
+
+    points = np.tile(np.vstack([np.zeros(d), np.eye(d)]), (count, 1))
+    out = run(points, np.zeros((count * (d + 1), K, P, d)), d + 1).reshape(count, d + 1, d)
+    if units:
+        draws = np.tile(np.eye(units).reshape(units, K, P, d), (count, 1, 1, 1))
+        noisy = run(np.zeros((count * units, d)), draws, units).reshape(count, units, d)
+    maps = []
+    for k in range(count):
+        c = out[k, 0]
+        N = (noisy[k] - c).T if units else np.zeros((d, 0))
+        maps.append(((out[k, 1:] - c).T, c, N))
+    return maps
+
+
 def moment_path(method: Any, g: MinMaxGame, P: int, z0: np.ndarray, rounds: int
                 ) -> tuple[np.ndarray, np.ndarray]:
     """Exact means (rounds + 1, d) and second moments E[zzᵀ] (rounds + 1, d, d) of the server
     model from z0 under uniform sampling of P clients without replacement (all C(n, P) sets
     enumerated) and additive noise (:func:`noisy_affine_round`)."""
-    maps = [noisy_affine_round(method, g, np.array(S)) for S in combinations(range(g.M), P)]
+    maps = noisy_affine_rounds(method, g, P)
     m, X = z0.astype(float).copy(), np.outer(z0, z0)
     means, seconds = [m.copy()], [X.copy()]
     for _ in range(rounds):
@@ -226,7 +260,7 @@ def stationary_moments(method: Any, g: MinMaxGame, P: int
     sampling of P clients and additive noise, and the spectral radius of the second-moment
     recursion (an error unless it is below 1)."""
     d = g.d
-    maps = [noisy_affine_round(method, g, np.array(S)) for S in combinations(range(g.M), P)]
+    maps = noisy_affine_rounds(method, g, P)
     EA = np.mean([A for A, _, _ in maps], axis=0)
     Ec = np.mean([c for _, c, _ in maps], axis=0)
     mu = np.linalg.solve(np.eye(d) - EA, Ec)
