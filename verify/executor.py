@@ -19,6 +19,7 @@ becomes non-finite or exceeds ``blowup``, or when a step raises a floating-point
 
 from __future__ import annotations
 
+import math
 import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -32,18 +33,19 @@ Step = Callable[[State, dict[str, Any], int], tuple[State, np.ndarray]]
 Metric = Callable[[State], np.ndarray]  # state -> (replicas,)
 Advance = Callable[[Any, dict[str, Any], int, dict], tuple[Any, np.ndarray]]  # in-place step
 
-# replicas of one chunk of an in-place step: a chunk's arrays (about CHUNK_NUMBERS numbers
-# each, 256 KiB: a step's four arrays fit in a core's L2 cache) stay in cache through the
-# step's passes, so the cost per replica does not grow with the replica count
-CHUNK_NUMBERS = 1 << 15
+# replicas of one block of an in-place step: a block's arrays (about BLOCK_NUMBERS numbers
+# each, 256 KiB: the block's state, buffers and the clients' products fit in a core's L2 cache)
+# stay in cache through the step's passes, so the cost per replica does not grow with the
+# replica count
+BLOCK_NUMBERS = 1 << 15
 
 
-def replica_chunks(replicas: int, per_replica: int) -> list[slice]:
-    """Slices of the replica axis, each about :data:`CHUNK_NUMBERS` numbers per state array."""
-    size = max(1, CHUNK_NUMBERS // max(1, per_replica))
+def block_rows(replicas: int, per_replica: int) -> int:
+    """Replicas per block, blocks of equal size of about :data:`BLOCK_NUMBERS` numbers per
+    state array (``per_replica`` numbers each)."""
+    size = max(1, BLOCK_NUMBERS // max(1, per_replica))
     count = -(-replicas // size)
-    size = -(-replicas // count)  # equal chunks
-    return [slice(lo, min(lo + size, replicas)) for lo in range(0, replicas, size)]
+    return -(-replicas // count)
 
 
 @dataclass
@@ -123,13 +125,13 @@ def execute(state: State, step: Step, iterations: int, *, replicas: int, seed: i
         bad = None
         try:
             for k, f in metrics.items():
-                v = np.asarray(f(st), dtype=float)
-                rec[k][i] = v
-                if bad is None:
-                    if not np.all(np.isfinite(v)):
-                        bad = f"{k} is not finite"
-                    elif np.any(np.abs(v) > blowup):
-                        bad = f"{k} exceeds {blowup:g}"
+                row = rec[k][i]
+                row[...] = f(st)
+                # one pass: the largest |value| is NaN, inf or above blowup if any value is
+                peak = float(np.abs(row).max())
+                if bad is None and not (peak <= blowup and peak != math.inf):
+                    bad = (f"{k} is not finite" if not np.isfinite(row).all()
+                           else f"{k} exceeds {blowup:g}")
         except ARITHMETIC as e:  # the record is not finite: NaN, and the run stops here
             for v in rec.values():
                 v[i] = np.nan

@@ -65,10 +65,11 @@ def relative(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.max(np.abs(a - b)) / max(1.0, float(np.max(np.abs(b)))))
 
 
-@pytest.fixture(params=[10**9, 64], ids=["one chunk", "chunks of replicas"])
+@pytest.fixture(params=[10**9, 40], ids=["one block", "blocks of replicas"])
 def chunking(request, monkeypatch):
-    """Whole replica axis in one chunk, or chunks of a few replicas (64 numbers per array)."""
-    monkeypatch.setattr(executor, "CHUNK_NUMBERS", request.param)
+    """Every replica in one block, or blocks of two or three replicas (40 numbers per array:
+    several blocks and a shorter last one)."""
+    monkeypatch.setattr(executor, "BLOCK_NUMBERS", request.param)
     return request.param
 
 

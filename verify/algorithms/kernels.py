@@ -1,17 +1,23 @@
 """Fused in-place kernels of the affine-VIP steps (ProxSkip-VIP-FL, Algorithm 2 [L212–L226];
 Local GDA), compiled by numba.
 
-After the one batched matmul of a step (``G = J x`` per client, BLAS), every other pass of the
-step — adding b and the noise, x̂ = x − γ(g − h), the client mean of the communicating
-replicas, the control-variate update — is one loop over the chunk's numbers here, instead of
-six to nine numpy passes (benchmarks/authors_game.py measures both). Each kernel performs the
-numpy forms' floating-point operations in the same order, so the iterates are the same bit for
-bit (tests/verify/test_executor_same_iterates.py).
+A step (a Local GDA round) is one compiled call. Replicas are taken a block at a time (the
+block's arrays stay in the L2 cache through the step); in a block, client by client, the
+product G = x_i J_iᵀ of the block's rows (``np.dot``: the same BLAS dgemm as the pure step's
+batched ``np.matmul``) is followed at once, row by row while it is in the L1 cache, by the
+step's elementwise work — adding b and the noise, x̂ = x − γ(g − h), the client sum of the
+communicating replicas — instead of one batched matmul over every client and then six to nine
+numpy passes over the whole state (benchmarks/authors_game.py measures both). Local GDA runs a
+round's H local steps of a client's block back to back (clients do not interact between
+averagings). Each kernel performs the numpy forms' floating-point operations in the same order,
+so the iterates are the same bit for bit (tests/verify/test_executor_same_iterates.py).
 
-Arrays are client-major: x, h, out (n, R, d) C-contiguous over every replica; G (n, c, d) holds
-the chunk of replicas ``lo … lo + c − 1``; noise is (R, n, d) (the executor's draw) or a dummy
-when ``noisy`` is false. No Python objects, no exceptions: an overflow gives inf, which the
-executor's metrics report as ``diverged``.
+Arrays are client-major: x, h, out (n, R, d) C-contiguous over every replica; the block buffer
+G (c, d) sets the replicas of a block; noise is (R, n, d) per step ((H, R, n, d) per round) or
+a dummy of the same rank when ``noisy`` is false. Inner loops run over one row (d numbers) of
+unsigned length, so they compile to vector code without index wrap-around checks. No Python
+objects, no exceptions: an overflow gives inf, which the executor's metrics report as
+``diverged``.
 """
 
 from __future__ import annotations
@@ -23,95 +29,119 @@ _jit = numba.njit(cache=True, nogil=True, error_model="numpy")
 
 
 @_jit
-def proxskip_chunk(x: np.ndarray, h: np.ndarray, G: np.ndarray, b: np.ndarray,
-                   noise: np.ndarray, noisy: bool, theta: np.ndarray, gamma: float, p: float,
-                   out: np.ndarray, acc: np.ndarray, lo: int) -> None:
-    """Alg. 2 on replicas lo … lo + c − 1 given G = J x: g = G + b (+ ξ);
-    x̂ = x + (−γ)(g − h); where θ: x⁺ = mean_i(x̂_i − (γ/p)h_i) and h += (p/γ)(x⁺ − x̂),
-    else x⁺ = x̂. Writes x⁺ into ``out`` and x̂ into G (scratch); ``acc`` (c, d) is scratch."""
-    n, c, d = G.shape
+def proxskip_step(x: np.ndarray, h: np.ndarray, JT: np.ndarray, tiled_b: np.ndarray,
+                  noise: np.ndarray, noisy: bool, theta: np.ndarray, gamma: float, p: float,
+                  out: np.ndarray, G: np.ndarray, acc: np.ndarray, mask: np.ndarray) -> None:
+    """One step of Alg. 2 on every replica: g_i = J_i x_i + b_i (+ ξ_i); x̂ = x + (−γ)(g − h);
+    where θ: x⁺ = mean_i(x̂_i − (γ/p)h_i) and h += (p/γ)(x⁺ − x̂), else x⁺ = x̂. Writes x̂ and
+    then x⁺ into ``out``; ``tiled_b`` (n, c·d) is b_i repeated over a block's rows; ``acc``
+    (R, d), G (c, d) and ``mask`` (c·d) are scratch."""
+    n, R, d = x.shape
+    c = G.shape[0]
     ratio, inverse = gamma / p, p / gamma
-    for r in range(c):
-        if theta[lo + r]:
-            for k in range(d):
-                acc[r, k] = 0.0
-    for i in range(n):
-        for r in range(c):
-            row = lo + r
-            if theta[row]:
-                for k in range(d):
-                    g = G[i, r, k] + b[i, k]
-                    if noisy:
-                        g += noise[row, i, k]
-                    xh = x[i, row, k] + (-gamma) * (g - h[i, row, k])
-                    G[i, r, k] = xh
-                    acc[r, k] += xh - ratio * h[i, row, k]
+    x2, h2, out2 = x.reshape(n, R * d), h.reshape(n, R * d), out.reshape(n, R * d)
+    acc2, G2 = acc.reshape(R * d), G.reshape(c * d)
+    width = numba.uint64(d)
+    for lo in range(0, R, c):
+        rows = min(c, R - lo)
+        size, base = numba.uint64(rows * d), numba.uint64(lo * d)
+        communicate = False
+        for s in range(rows):
+            communicate |= theta[lo + s]
+            for k in range(width):
+                mask[s * d + k] = theta[lo + s]
+        for j in range(size):
+            if mask[j]:
+                acc2[base + j] = 0.0
+        for i in range(n):
+            np.dot(x[i, lo:lo + rows], JT[i], G[:rows])
+            xi, hi, oi, bi = x2[i], h2[i], out2[i], tiled_b[i]
+            if noisy:
+                for s in range(rows):
+                    ni, row = noise[lo + s, i], numba.uint64(s * d)
+                    for k in range(width):
+                        g = G2[row + k] + bi[row + k]
+                        g += ni[k]
+                        oi[base + row + k] = xi[base + row + k] + (-gamma) * (g - hi[base + row + k])
             else:
-                for k in range(d):
-                    g = G[i, r, k] + b[i, k]
-                    if noisy:
-                        g += noise[row, i, k]
-                    out[i, row, k] = x[i, row, k] + (-gamma) * (g - h[i, row, k])
-    for r in range(c):
-        if theta[lo + r]:
-            for k in range(d):
-                acc[r, k] /= n
-    for i in range(n):
-        for r in range(c):
-            row = lo + r
-            if theta[row]:
-                for k in range(d):
-                    h[i, row, k] = h[i, row, k] + inverse * (acc[r, k] - G[i, r, k])
-                    out[i, row, k] = acc[r, k]
+                for j in range(size):
+                    oi[base + j] = xi[base + j] + (-gamma) * ((G2[j] + bi[j]) - hi[base + j])
+            if communicate:
+                for j in range(size):
+                    if mask[j]:
+                        acc2[base + j] += oi[base + j] - ratio * hi[base + j]
+        if communicate:
+            for j in range(size):
+                if mask[j]:
+                    acc2[base + j] /= n
+            for i in range(n):
+                hi, oi = h2[i], out2[i]
+                for j in range(size):
+                    if mask[j]:
+                        hi[base + j] = hi[base + j] + inverse * (acc2[base + j] - oi[base + j])
+                        oi[base + j] = acc2[base + j]
 
 
 @_jit
-def gda_chunk(x: np.ndarray, G: np.ndarray, b: np.ndarray, noise: np.ndarray, noisy: bool,
-              gamma: float, lo: int) -> None:
-    """One local (S)GDA step on replicas lo … lo + c − 1 given G = J x: x −= γ(G + b (+ ξ))."""
-    n, c, d = G.shape
-    for i in range(n):
-        for r in range(c):
-            row = lo + r
-            for k in range(d):
-                g = G[i, r, k] + b[i, k]
+def gda_round(x: np.ndarray, JT: np.ndarray, tiled_b: np.ndarray, noise: np.ndarray,
+              noisy: bool, gamma: float, H: int, G: np.ndarray, acc: np.ndarray) -> None:
+    """One round of Local (S)GDA on every replica: H steps x_i −= γ(J_i x_i + b_i (+ ξ_i^s))
+    per client (a client's block stays in cache through its H steps), then the consensus mean
+    Π: every client gets the client mean, summed over clients in order and divided by n (as
+    ``np.add.reduce`` then ``/=``). ``tiled_b`` (n, c·d) is b_i repeated over a block's rows;
+    ``acc`` (R, d) and G (c, d) are scratch."""
+    n, R, d = x.shape
+    c = G.shape[0]
+    x2, acc2, G2 = x.reshape(n, R * d), acc.reshape(R * d), G.reshape(c * d)
+    width = numba.uint64(d)
+    for lo in range(0, R, c):
+        rows = min(c, R - lo)
+        size, base = numba.uint64(rows * d), numba.uint64(lo * d)
+        for i in range(n):
+            xi, bi = x2[i], tiled_b[i]
+            for step in range(H):
+                np.dot(x[i, lo:lo + rows], JT[i], G[:rows])
                 if noisy:
-                    g += noise[row, i, k]
-                x[i, row, k] -= gamma * g
-
-
-@_jit
-def average_chunk(x: np.ndarray, acc: np.ndarray, lo: int) -> None:
-    """Consensus Π on replicas lo … lo + c − 1 (c = len(acc)): every client gets the client
-    mean, summed over clients in order and divided by n (as ``np.add.reduce`` then ``/=``)."""
-    n, d = x.shape[0], x.shape[2]
-    c = acc.shape[0]
-    for r in range(c):
-        for k in range(d):
-            acc[r, k] = 0.0
-    for i in range(n):
-        for r in range(c):
-            for k in range(d):
-                acc[r, k] += x[i, lo + r, k]
-    for r in range(c):
-        for k in range(d):
-            acc[r, k] /= n
-    for i in range(n):
-        for r in range(c):
-            for k in range(d):
-                x[i, lo + r, k] = acc[r, k]
+                    for s in range(rows):
+                        ni, row = noise[step, lo + s, i], numba.uint64(s * d)
+                        for k in range(width):
+                            g = G2[row + k] + bi[row + k]
+                            g += ni[k]
+                            xi[base + row + k] -= gamma * g
+                else:
+                    for j in range(size):
+                        xi[base + j] -= gamma * (G2[j] + bi[j])
+        for j in range(size):
+            acc2[base + j] = 0.0
+        for i in range(n):
+            xi = x2[i]
+            for j in range(size):
+                acc2[base + j] += xi[base + j]
+        for j in range(size):
+            acc2[base + j] /= n
+        for i in range(n):
+            xi = x2[i]
+            for j in range(size):
+                xi[base + j] = acc2[base + j]
 
 
 @_jit
 def sq_distance(x: np.ndarray, center: np.ndarray, out: np.ndarray) -> None:
     """out[r] = Σ_i Σ_k (x[r, i, k] − center[i, k])² for x (R, n, d) of any layout (a view of a
-    client-major state included), summed in (i, k) order: the same numbers whatever the
-    layout, without the copy a numpy form needs."""
+    client-major state included), each replica's sum taken in (i, k) order: the same numbers
+    whatever the layout, without the copy a numpy form needs. The loop runs client by client
+    over every replica's row, so the rows' sums are independent chains the processor overlaps
+    (one replica's 400 additions in a row would wait on each other)."""
     R, n, d = x.shape
+    width = numba.uint64(d)
     for r in range(R):
-        total = 0.0
-        for i in range(n):
-            for k in range(d):
-                diff = x[r, i, k] - center[i, k]
+        out[r] = 0.0
+    for i in range(n):
+        ci = center[i]
+        for r in range(R):
+            xr = x[r, i]
+            total = out[r]
+            for k in range(width):
+                diff = xr[k] - ci[k]
                 total += diff * diff
-        out[r] = total
+            out[r] = total

@@ -28,7 +28,7 @@ from fedbounds.errors import BadInput
 from fedbounds.problems.proxskip import AffineVIP
 from fedbounds.theorems import proxskip as theory
 from fedbounds.verify.algorithm import Algorithm, Method, Observe, Param
-from fedbounds.verify.executor import Draw, average, client_matvec, replica_chunks
+from fedbounds.verify.executor import Draw, average, block_rows, client_matvec
 
 PROBLEMS = ("proxskip-g-norm", "proxskip-g-sym", "proxskip-quadratic-game", "proxskip-rls")
 
@@ -180,15 +180,21 @@ def fused_oracle(problem: AffineVIP, estimator: str) -> tuple[np.ndarray, np.nda
 
 
 _NO_NOISE = np.zeros((1, 1, 1))
+_NO_ROUND_NOISE = np.zeros((1, 1, 1, 1))
 
 
-def _chunk_buffers(scratch: dict, x: np.ndarray, c: slice) -> tuple[np.ndarray, np.ndarray]:
-    """The chunk's contiguous G (n, c, d) and accumulator (c, d), allocated once per size."""
-    size = c.stop - c.start
-    key = ("chunk", size)
-    if key not in scratch:
-        scratch[key] = (np.empty((x.shape[0], size, x.shape[2])), np.empty((size, x.shape[2])))
-    return scratch[key]
+def _block_buffers(scratch: dict, x: np.ndarray,
+                   b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For a client-major x (n, R, d), allocated once per run: the block buffer G (c, d), c the
+    replicas of a block (:func:`.executor.block_rows`); b_i repeated over a block's rows
+    (n, c·d); the accumulator (R, d) and the block's mask (c·d)."""
+    if "block" not in scratch:
+        n, R, d = x.shape
+        c = block_rows(R, n * d)
+        tiled = np.ascontiguousarray(np.broadcast_to(b[:, None, :], (n, c, d))).reshape(n, c * d)
+        scratch["block"] = (np.empty((c, d)), tiled, np.empty((R, d)),
+                            np.empty(c * d, dtype=np.bool_))
+    return scratch["block"]
 
 
 def stack(problem: AffineVIP, replicas: int, value: Any = 0.0) -> np.ndarray:
@@ -334,31 +340,25 @@ def proxskip_method(problem: AffineVIP, gamma: float, p: float, estimator: str =
         return ProxSkipState(x, h), draws["coin"]
 
     fused = fused_oracle(problem, estimator)
-    chunks: dict[int, list[slice]] = {}
 
     def advance(state: ProxSkipState, draws: Mapping, t: int,
                 scratch: dict) -> tuple[ProxSkipState, np.ndarray]:
-        """``step`` in place on client-major arrays, chunk by chunk of replicas (each chunk's
-        arrays stay in cache): one batched matmul G = J x, then one fused pass
-        (:func:`.kernels.proxskip_chunk`) writes x⁺ into a buffer that becomes x (the old x is
-        the next step's buffer) and updates h."""
-        from .kernels import proxskip_chunk
-
+        """``step`` in place on client-major arrays, one compiled call
+        (:func:`.kernels.proxskip_step`): client by client and block of replicas by block, the
+        product G = x_i J_iᵀ and at once the rest of the step; x⁺ goes into a buffer that becomes
+        x (the old x is the next step's buffer) and h is updated in place."""
         x, h = client_major(state, scratch)
         (new,) = _buffers(scratch, x, "xhat")
+        G, tiled_b, acc, mask = _block_buffers(scratch, x, b)
         theta = draws["coin"]
         noise = draws["noise"] if noisy else _NO_NOISE
-        R = x.shape[1]
-        if R not in chunks:
-            chunks[R] = replica_chunks(R, x.shape[0] * x.shape[2])
-        for c in chunks[R]:
-            G, acc = _chunk_buffers(scratch, x, c)
-            np.matmul(x[:, c], JT, out=G)
-            proxskip_chunk(x, h, G, b, noise, noisy, theta, gamma, p, new, acc, c.start)
+        proxskip_step(x, h, JT, tiled_b, noise, noisy, theta, gamma, p, new, G, acc, mask)
         scratch["xhat"] = x
         return ProxSkipState(new.swapaxes(0, 1), h.swapaxes(0, 1)), theta
 
     if fused is not None:
+        from .kernels import proxskip_step  # numba: imported by the first run, not the CLI
+
         JT, b, noisy = fused
     return Method(init, step, lyapunov(problem, gamma, p),
                   {"coin": coin(p), **estimator_streams(problem, estimator)},
@@ -433,29 +433,23 @@ def local_method(problem: AffineVIP, gamma: float, H: int, extragradient: bool =
         return ConsensusState(average(x)), np.ones(x.shape[0])
 
     fused = None if extragradient else fused_oracle(problem, estimator)
-    chunks: dict[int, list[slice]] = {}
 
     def advance(state: ConsensusState, draws: Mapping, t: int,
                 scratch: dict) -> tuple[ConsensusState, np.ndarray]:
-        """``step`` in place (Local GDA/SGDA) on client-major arrays, chunk by chunk of
-        replicas: per local step one batched matmul and one fused pass
-        (:func:`.kernels.gda_chunk`), then the mean (:func:`.kernels.average_chunk`)."""
-        from .kernels import average_chunk, gda_chunk
-
+        """``step`` in place (Local GDA/SGDA) on client-major arrays, one compiled call per
+        round (:func:`.kernels.gda_round`): each client's block of replicas takes its H local
+        steps while in cache, then the mean."""
         (x,) = client_major(state, scratch)
-        clients, R = x.shape[:2]
-        if R not in chunks:
-            chunks[R] = replica_chunks(R, clients * x.shape[2])
-        for c in chunks[R]:
-            G, acc = _chunk_buffers(scratch, x, c)
-            for k in range(H):
-                np.matmul(x[:, c], JT, out=G)
-                gda_chunk(x, G, b, draws["noise"][k] if noisy else _NO_NOISE, noisy, gamma,
-                          c.start)
-            average_chunk(x, acc, c.start)
-        return ConsensusState(x.swapaxes(0, 1)), np.ones(R)
+        G, tiled_b, acc, _ = _block_buffers(scratch, x, b)
+        noise = np.stack(draws["noise"]) if noisy else _NO_ROUND_NOISE
+        gda_round(x, JT, tiled_b, noise, noisy, gamma, H, G, acc)
+        if "all" not in scratch:
+            scratch["all"] = np.ones(x.shape[1])  # every replica communicates each round
+        return ConsensusState(x.swapaxes(0, 1)), scratch["all"]
 
     if fused is not None:
+        from .kernels import gda_round  # numba: imported by the first run, not the CLI
+
         JT, b, noisy = fused
     return Method(lambda R, seed=0: ConsensusState(stack(problem, R, x0)), step,
                   distance(problem), streams, {"gamma": gamma, "H": H, "x0": x0},
