@@ -182,7 +182,7 @@ def run_proxskip(game: AffineVIP, gamma: float, p: float, iterations: int, repli
     ``pure``: through its pure step instead of its in-place ``advance``."""
     method = proxskip_method(game, gamma, p)
     if pure:
-        method = dataclasses.replace(method, advance=None)
+        method = dataclasses.replace(method, advance=None, advance_steps=None)
     return simulate(method, iterations, replicas=replicas, seed=seed, record_every=record_every,
                     observe={"dist_sq": method.observe["dist_sq"]})
 

@@ -71,6 +71,12 @@ class Method(Generic[S]):
     # may overwrite the arrays of the state it is given (the executor's own copy) and keep
     # buffers in ``scratch`` (a dict that lives for one run); the same iterates as ``step``
     advance: Callable[[S, Mapping[str, Any], int, dict], tuple[S, np.ndarray]] | None = None
+    # optional in-place form of several steps between two records:
+    # ``advance_steps(state, draws, t, steps, scratch)`` with each stream's ``steps`` per-step
+    # draws in a list, returning the state after them and each replica's communications summed
+    # over them; the same iterates as ``steps`` calls of ``step``
+    advance_steps: Callable[[S, Mapping[str, list], int, int, dict],
+                            tuple[S, np.ndarray]] | None = None
 
 
 @dataclass(frozen=True)
@@ -98,14 +104,16 @@ def simulate(method: Method, iterations: int, *, replicas: int = 1, seed: int = 
              record_every: int = 1, observe: Mapping[str, Observe] | None = None,
              state: Any = None, blowup: float = 1e100) -> Trace:
     """Run a method through the executor (``state`` overrides ``init``, e.g. to start at z*; it
-    is not modified). The executor uses the method's in-place ``advance`` when it has one."""
+    is not modified). The executor uses the method's in-place ``advance`` when it has one, and
+    its ``advance_steps`` for the steps between two records when they are several."""
     if state is None:
         state = method.init(replicas, seed)
-    elif method.advance is not None:
+    elif method.advance is not None or method.advance_steps is not None:
         state = owned(state)
     return execute(state, method.step, iterations, replicas=replicas, seed=seed,
                    streams=method.streams, metrics=method.observe if observe is None else observe,
-                   record_every=record_every, blowup=blowup, advance=method.advance)
+                   record_every=record_every, blowup=blowup, advance=method.advance,
+                   advance_steps=method.advance_steps)
 
 
 def owned(state: Any) -> Any:

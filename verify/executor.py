@@ -32,6 +32,8 @@ Draw = Callable[[np.random.Generator, int], Any]  # (generator, replicas) -> ran
 Step = Callable[[State, dict[str, Any], int], tuple[State, np.ndarray]]
 Metric = Callable[[State], np.ndarray]  # state -> (replicas,)
 Advance = Callable[[Any, dict[str, Any], int, dict], tuple[Any, np.ndarray]]  # in-place step
+# several in-place steps: (state, {stream: [draw per step]}, t, steps, scratch)
+AdvanceSteps = Callable[[Any, dict[str, list], int, int, dict], tuple[Any, np.ndarray]]
 
 # replicas of one block of an in-place step: a block's arrays (about BLOCK_NUMBERS numbers
 # each, 256 KiB: the block's state, buffers and the clients' products fit in a core's L2 cache)
@@ -90,7 +92,7 @@ def arithmetic_reason(error: ArithmeticError, where: str) -> str:
 def execute(state: State, step: Step, iterations: int, *, replicas: int, seed: int,
             streams: Mapping[str, Draw] | None = None, metrics: Mapping[str, Metric],
             record_every: int = 1, blowup: float = 1e100,
-            advance: Advance | None = None) -> Trace:
+            advance: Advance | None = None, advance_steps: AdvanceSteps | None = None) -> Trace:
     """Run ``iterations`` steps of ``step`` on all replicas; record ``metrics`` every
     ``record_every`` steps (and at t = 0 and at the end).
 
@@ -104,6 +106,10 @@ def execute(state: State, step: Step, iterations: int, *, replicas: int, seed: i
     ``advance(state, draws, t, scratch)``, when given, replaces ``step``: the in-place form of
     the same step, which may overwrite ``state`` (the caller hands over a state it does not
     hold, e.g. a fresh ``init``) and keep buffers in ``scratch`` (one dict per run).
+    ``advance_steps(state, draws, t, steps, scratch)``, when given, runs the ``steps`` > 1
+    steps between two records at once (each stream's draws of those steps in a list, drawn as
+    the steps would draw them): the same iterates and records, with one call instead of
+    ``steps``.
     """
     import time
 
@@ -147,15 +153,23 @@ def execute(state: State, step: Step, iterations: int, *, replicas: int, seed: i
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         reason = record(0, 0, state)
         while reason is None and t < iterations:
-            draws = {k: streams[k](rngs[k], replicas) for k in order}
+            steps = min(record_every - t % record_every, iterations - t)
             try:
-                state, communicated = advance(state, draws, t, scratch)
+                if advance_steps is not None and steps > 1:
+                    # each stream has its own generator: its draws of the steps, in order
+                    block = {k: [streams[k](rngs[k], replicas) for _ in range(steps)]
+                             for k in order}
+                    state, communicated = advance_steps(state, block, t, steps, scratch)
+                else:
+                    steps = 1
+                    draws = {k: streams[k](rngs[k], replicas) for k in order}
+                    state, communicated = advance(state, draws, t, scratch)
             except ARITHMETIC as e:
                 t += 1
                 reason = arithmetic_reason(e, f"step {t}")
                 break
             comm += communicated
-            t += 1
+            t += steps
             if t % record_every == 0 or t == iterations:
                 i += 1
                 reason = record(i, t, state)

@@ -73,16 +73,20 @@ def chunking(request, monkeypatch):
     return request.param
 
 
+@pytest.mark.parametrize("record_every", [1, 7], ids=["step by step", "steps between records"])
 @pytest.mark.parametrize("p", [0.05, 0.5, 1.0], ids=["few communicate", "half", "all"])
 @pytest.mark.parametrize("noisy", [False, True], ids=["gda", "sgda"])
-def test_proxskip_matches_the_per_client_reference(chunking, p, noisy):
+def test_proxskip_matches_the_per_client_reference(chunking, p, noisy, record_every):
+    """Record every step (``advance``), or every 7 steps (``advance_steps``: blocks of
+    replicas through 7 steps, and a last run of 5)."""
     problem = g_norm(n=4, d=4, seed=2)
     if noisy:
         problem = with_noise(problem, 0.3)
     gamma, iterations, replicas = 0.1, 40, 9
     method = proxskip_method(problem, gamma, p, "sgda" if noisy else "gda")
-    assert method.advance is not None
-    trace = simulate(method, iterations, replicas=replicas, seed=5)
+    assert method.advance is not None and method.advance_steps is not None
+    trace = simulate(method, iterations, replicas=replicas, seed=5, record_every=record_every)
+    assert list(trace.iterations) == sorted({*range(0, iterations, record_every), iterations})
     x, h = reference_proxskip(problem, gamma, p, iterations, replicas, 5, noisy)
     assert relative(trace.state.x, x) <= RTOL
     assert relative(trace.state.h, h) <= RTOL
@@ -104,7 +108,7 @@ def test_in_place_steps_give_the_pure_steps_numbers_bit_for_bit(estimator):
     problem = with_noise(quadratic_game(n=5, m=2, d=6, seed=3), 0.5)
     for method in (proxskip_method(problem, 0.3, 0.6, estimator),
                    local_method(problem, 0.3, 2, estimator=estimator)):
-        pure = dataclasses.replace(method, advance=None)
+        pure = dataclasses.replace(method, advance=None, advance_steps=None)
         a = simulate(method, 30, replicas=11, seed=7, record_every=4)
         b = simulate(pure, 30, replicas=11, seed=7, record_every=4)
         for u, v in zip(a.state, b.state, strict=True):
@@ -124,3 +128,21 @@ def test_a_given_start_state_is_not_modified():
     for a, b in zip(start, before, strict=True):
         np.testing.assert_array_equal(a, b)
     assert not np.array_equal(trace.state.x, start.x)
+
+
+@pytest.mark.parametrize("record_every", [1, 3, 8])
+def test_blow_up_is_found_at_the_same_record_with_steps_at_once(record_every):
+    """A step size far beyond the theorem's blows up: the in-place steps, one by one or several
+    between records, stop at the same record with the same reason and records as the pure
+    steps."""
+    problem = g_norm(n=3, d=4, seed=4)
+    method = proxskip_method(problem, 50.0, 0.3)
+    pure = dataclasses.replace(method, advance=None, advance_steps=None)
+    a = simulate(method, 400, replicas=5, seed=2, record_every=record_every, blowup=1e12)
+    b = simulate(pure, 400, replicas=5, seed=2, record_every=record_every, blowup=1e12)
+    assert a.diverged and b.diverged
+    assert (a.diverged_at, a.reason) == (b.diverged_at, b.reason)
+    np.testing.assert_array_equal(a.iterations, b.iterations)
+    for name in b.metrics:
+        np.testing.assert_array_equal(a.metrics[name], b.metrics[name])
+    np.testing.assert_array_equal(a.communications, b.communications)

@@ -29,6 +29,55 @@ _jit = numba.njit(cache=True, nogil=True, error_model="numpy")
 
 
 @_jit
+def _proxskip_block(x: np.ndarray, h: np.ndarray, JT: np.ndarray, tiled_b: np.ndarray,
+                    noise: np.ndarray, noisy: bool, theta: np.ndarray, gamma: float, p: float,
+                    out: np.ndarray, G: np.ndarray, acc: np.ndarray, mask: np.ndarray, lo: int,
+                    rows: int) -> None:
+    """Alg. 2's step on the replicas lo … lo + rows − 1 (see :func:`proxskip_step`)."""
+    n, R, d = x.shape
+    ratio, inverse = gamma / p, p / gamma
+    x2, h2, out2 = x.reshape(n, R * d), h.reshape(n, R * d), out.reshape(n, R * d)
+    acc2, G2 = acc.reshape(R * d), G.reshape(G.size)
+    width = numba.uint64(d)
+    size, base = numba.uint64(rows * d), numba.uint64(lo * d)
+    communicate = False
+    for s in range(rows):
+        communicate |= theta[lo + s]
+        for k in range(width):
+            mask[s * d + k] = theta[lo + s]
+    for j in range(size):
+        if mask[j]:
+            acc2[base + j] = 0.0
+    for i in range(n):
+        np.dot(x[i, lo:lo + rows], JT[i], G[:rows])
+        xi, hi, oi, bi = x2[i], h2[i], out2[i], tiled_b[i]
+        if noisy:
+            for s in range(rows):
+                ni, row = noise[lo + s, i], numba.uint64(s * d)
+                for k in range(width):
+                    g = G2[row + k] + bi[row + k]
+                    g += ni[k]
+                    oi[base + row + k] = xi[base + row + k] + (-gamma) * (g - hi[base + row + k])
+        else:
+            for j in range(size):
+                oi[base + j] = xi[base + j] + (-gamma) * ((G2[j] + bi[j]) - hi[base + j])
+        if communicate:
+            for j in range(size):
+                if mask[j]:
+                    acc2[base + j] += oi[base + j] - ratio * hi[base + j]
+    if communicate:
+        for j in range(size):
+            if mask[j]:
+                acc2[base + j] /= n
+        for i in range(n):
+            hi, oi = h2[i], out2[i]
+            for j in range(size):
+                if mask[j]:
+                    hi[base + j] = hi[base + j] + inverse * (acc2[base + j] - oi[base + j])
+                    oi[base + j] = acc2[base + j]
+
+
+@_jit
 def proxskip_step(x: np.ndarray, h: np.ndarray, JT: np.ndarray, tiled_b: np.ndarray,
                   noise: np.ndarray, noisy: bool, theta: np.ndarray, gamma: float, p: float,
                   out: np.ndarray, G: np.ndarray, acc: np.ndarray, mask: np.ndarray) -> None:
@@ -36,50 +85,30 @@ def proxskip_step(x: np.ndarray, h: np.ndarray, JT: np.ndarray, tiled_b: np.ndar
     where θ: x⁺ = mean_i(x̂_i − (γ/p)h_i) and h += (p/γ)(x⁺ − x̂), else x⁺ = x̂. Writes x̂ and
     then x⁺ into ``out``; ``tiled_b`` (n, c·d) is b_i repeated over a block's rows; ``acc``
     (R, d), G (c, d) and ``mask`` (c·d) are scratch."""
-    n, R, d = x.shape
-    c = G.shape[0]
-    ratio, inverse = gamma / p, p / gamma
-    x2, h2, out2 = x.reshape(n, R * d), h.reshape(n, R * d), out.reshape(n, R * d)
-    acc2, G2 = acc.reshape(R * d), G.reshape(c * d)
-    width = numba.uint64(d)
+    R, c = x.shape[1], G.shape[0]
+    for lo in range(0, R, c):
+        _proxskip_block(x, h, JT, tiled_b, noise, noisy, theta, gamma, p, out, G, acc, mask,
+                        lo, min(c, R - lo))
+
+
+@_jit
+def proxskip_steps(x: np.ndarray, h: np.ndarray, JT: np.ndarray, tiled_b: np.ndarray,
+                   noise: np.ndarray, noisy: bool, theta: np.ndarray, gamma: float, p: float,
+                   out: np.ndarray, G: np.ndarray, acc: np.ndarray, mask: np.ndarray) -> bool:
+    """``len(theta)`` steps of :func:`proxskip_step` (θ (steps, R); noise (steps, R, n, d)),
+    a block of replicas through all of them before the next block (replicas never interact,
+    so a block's state stays in cache across the steps). x and ``out`` alternate as the
+    iterate; True when it ends in ``out`` (an odd number of steps)."""
+    R, c = x.shape[1], G.shape[0]
+    steps = theta.shape[0]
     for lo in range(0, R, c):
         rows = min(c, R - lo)
-        size, base = numba.uint64(rows * d), numba.uint64(lo * d)
-        communicate = False
-        for s in range(rows):
-            communicate |= theta[lo + s]
-            for k in range(width):
-                mask[s * d + k] = theta[lo + s]
-        for j in range(size):
-            if mask[j]:
-                acc2[base + j] = 0.0
-        for i in range(n):
-            np.dot(x[i, lo:lo + rows], JT[i], G[:rows])
-            xi, hi, oi, bi = x2[i], h2[i], out2[i], tiled_b[i]
-            if noisy:
-                for s in range(rows):
-                    ni, row = noise[lo + s, i], numba.uint64(s * d)
-                    for k in range(width):
-                        g = G2[row + k] + bi[row + k]
-                        g += ni[k]
-                        oi[base + row + k] = xi[base + row + k] + (-gamma) * (g - hi[base + row + k])
-            else:
-                for j in range(size):
-                    oi[base + j] = xi[base + j] + (-gamma) * ((G2[j] + bi[j]) - hi[base + j])
-            if communicate:
-                for j in range(size):
-                    if mask[j]:
-                        acc2[base + j] += oi[base + j] - ratio * hi[base + j]
-        if communicate:
-            for j in range(size):
-                if mask[j]:
-                    acc2[base + j] /= n
-            for i in range(n):
-                hi, oi = h2[i], out2[i]
-                for j in range(size):
-                    if mask[j]:
-                        hi[base + j] = hi[base + j] + inverse * (acc2[base + j] - oi[base + j])
-                        oi[base + j] = acc2[base + j]
+        source, target = x, out
+        for t in range(steps):
+            _proxskip_block(source, h, JT, tiled_b, noise[t if noisy else 0], noisy, theta[t],
+                            gamma, p, target, G, acc, mask, lo, rows)
+            source, target = target, source
+    return steps % 2 == 1
 
 
 @_jit

@@ -356,14 +356,28 @@ def proxskip_method(problem: AffineVIP, gamma: float, p: float, estimator: str =
         scratch["xhat"] = x
         return ProxSkipState(new.swapaxes(0, 1), h.swapaxes(0, 1)), theta
 
+    def advance_steps(state: ProxSkipState, draws: Mapping, t: int, steps: int,
+                      scratch: dict) -> tuple[ProxSkipState, np.ndarray]:
+        """``steps`` of ``advance`` in one compiled call (:func:`.kernels.proxskip_steps`):
+        each block of replicas takes all of them while its state is in cache."""
+        x, h = client_major(state, scratch)
+        (new,) = _buffers(scratch, x, "xhat")
+        G, tiled_b, acc, mask = _block_buffers(scratch, x, b)
+        theta = np.stack(draws["coin"])
+        noise = np.stack(draws["noise"]) if noisy else _NO_ROUND_NOISE
+        if proxskip_steps(x, h, JT, tiled_b, noise, noisy, theta, gamma, p, new, G, acc, mask):
+            scratch["xhat"], x = x, new
+        return ProxSkipState(x.swapaxes(0, 1), h.swapaxes(0, 1)), theta.sum(axis=0)
+
     if fused is not None:
-        from .kernels import proxskip_step  # numba: imported by the first run, not the CLI
+        from .kernels import proxskip_step, proxskip_steps  # numba: by a run, not the CLI
 
         JT, b, noisy = fused
     return Method(init, step, lyapunov(problem, gamma, p),
                   {"coin": coin(p), **estimator_streams(problem, estimator)},
                   {"gamma": gamma, "p": p, "x0": x0}, **run_cost(problem),
-                  advance=None if fused is None else advance)
+                  advance=None if fused is None else advance,
+                  advance_steps=None if fused is None else advance_steps)
 
 
 def svrg_method(problem: AffineVIP, gamma: float, p: float, q: float,
