@@ -2,7 +2,8 @@
 SGDA(+) and Fed-Norm-SGDA(+) gives the iterates of the readable numpy ``step`` to 1e-12 relative
 (its gradient products sum in index order where numpy's matmul uses BLAS), on the features the
 claims combine; games with multiplicative noise keep the numpy round. The exact affine rounds of
-every client set computed at once are those of each set alone, bit for bit."""
+every client set computed at once are those of each set alone, and the local iterates read off one
+run are those of the runs cut at every k, bit for bit."""
 
 from __future__ import annotations
 
@@ -21,7 +22,9 @@ from fedbounds.verify.algorithms.fednorm import (
     LOCAL_SGDA,
     LOCAL_SGDA_PLUS,
 )
+from fedbounds.verify.claims.fednorm_lemmas import local_iterates
 from fedbounds.verify.exact import fednorm as exact
+from fedbounds.verify.minmax import local_steps
 
 RTOL = 1e-12
 NOISY = {"M": 6, "sigma_x": 1.0, "sigma_y": 0.5, "sigma_G": 2.0}
@@ -121,3 +124,28 @@ def test_affine_rounds_of_every_set_at_once_are_those_of_each_set(alg, values, c
     assert not np.array_equal(together[0][0], together[-1][0]) or P == g.M
     assert together[0][2].shape[1] == (0 if not g.noisy else g.d * P * int(method.config.get(
         "tau_max") or method.config["tau"]))
+
+
+@pytest.mark.parametrize("family, values, options", [
+    ("minmax-quadratic", {"M": 4, "sigma_x": 1.0, "sigma_y": 1.0, "beta_L": 0.5}, {"rho": 0.5}),
+    ("minmax-ncc", {"M": 5, "sigma_x": 1.0, "lam": 1.0, "radius": 0.5}, {"x_snap": True}),
+], ids=["momentum, multiplicative noise", "snapshot, NC-C ball"])
+def test_local_iterates_of_one_run_are_the_runs_cut_at_every_k(family, values, options):
+    """fednorm_lemmas.local_iterates (fednorm.p8, p14b) gives, for every k, bit for bit
+    local_steps with τ_i cut at k, the run it replaces."""
+    g = make_game(values, 1, family)
+    rng = np.random.default_rng(7)
+    tau = np.array([1, 3, 6, 2, 5])[: g.M]
+    R, K = 9, int(tau.max())
+    s = np.concatenate([np.full(g.dx, 0.05), np.full(g.dy, -0.04)])
+    z0 = np.broadcast_to(rng.standard_normal(g.d), (R, g.M, g.d)).copy()
+    xi = rng.standard_normal((R, K, g.M, g.d))
+    if options.get("x_snap"):
+        options = {"x_snap": np.broadcast_to(rng.standard_normal(g.dx), (R, g.M, g.dx)).copy()}
+    got = local_iterates(g, z0, tau, s, xi, **options)
+    assert len(got) == K + 1
+    np.testing.assert_array_equal(got[0], z0)
+    for k in range(1, K + 1):
+        np.testing.assert_array_equal(got[k], local_steps(g, z0, None, np.minimum(tau, k), s, xi,
+                                                          **options))
+    assert not np.array_equal(got[K], got[K - 1])

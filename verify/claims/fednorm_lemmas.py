@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 
@@ -59,6 +60,19 @@ def _sgda_summaries(w: np.ndarray, tau: np.ndarray, beta_L: float = 0.0) -> dict
 def _gap(g: MinMaxGame, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Φ̃(x) − F̃(x, y) with w = p (closed forms; the ball's maximum for NC-C games)."""
     return g.phi(x) - exact.objective(g, x, y)
+
+
+def local_iterates(g: MinMaxGame, z0: np.ndarray, tau: np.ndarray, s: np.ndarray,
+                   xi: np.ndarray, **options: Any) -> list[np.ndarray]:
+    """The local iterates after k = 0, 1, …, max τ steps of every client (client i stops after
+    τ_i), from one run of :func:`local_steps`: entry k is ``local_steps(g, z0, None,
+    np.minimum(tau, k), s, xi, **options)`` bit for bit (the same operations on the same
+    numbers up to step k: a client past its τ_i, or past k, takes the masked step z − 0), read
+    off the run's own iterates instead of re-running the first k steps for every k."""
+    seen = [z0]
+    final = local_steps(g, z0, None, tau, s, xi,
+                        watch=lambda z, _grad: seen.append(z.copy()), **options)
+    return seen[:1] + seen[2:] + [final]
 
 
 # ---- P14a: Lemma B.4 ---------------------------------------------------------------------------
@@ -191,8 +205,9 @@ def p14b(params: Params, seed: int) -> Measurement:
         snap = np.broadcast_to(x_hat, (R, g.M, g.dx)).copy()
         xi = rng.standard_normal((R, int(C2_TAU.max()), g.M, g.d))
         per_rep = np.zeros(R)
+        iterates = local_iterates(g, z0, C2_TAU, s, xi, x_snap=snap)
         for k in range(1, int(C2_TAU.max())):
-            zk = local_steps(g, z0, None, np.minimum(C2_TAU, k), s, xi, x_snap=snap)
+            zk = iterates[k]
             drift = np.sum((zk - z) ** 2, axis=-1)  # (R, M)
             live = (k < C2_TAU).astype(float)
             per_rep += Lf**2 * drift @ (w * live / C2_TAU)
@@ -390,8 +405,7 @@ def p8(params: Params, seed: int) -> Measurement:
     sL2 = g.constants["sigma_L"] ** 2
     for rho in (0.0, 0.5):
         xi = rng.standard_normal((R, K, g.M, g.d))
-        iterates = [z0] + [local_steps(g, z0, None, np.minimum(P8_TAU, k), s, xi, rho=rho)
-                           for k in range(1, K + 1)]
+        iterates = local_iterates(g, z0, P8_TAU, s, xi, rho=rho)
         for i, tau in enumerate(P8_TAU):
             a = _a_vector(int(tau), rho)
             l1 = a.sum()
