@@ -293,7 +293,7 @@ def main() -> int:
     # roofline and cache: per step at 64 and the large replica count (CPU time, best of a few)
     roof = {}
     for R in sorted({64, a.large}):
-        tries = max(1, a.repetitions // 2)
+        tries = a.repetitions
         step = min(timed(lambda R=R: runs["proxskip"](R))[1] for _ in range(tries)) / iterations
         lstep = min(timed(lambda R=R: runs["local_gda"](R))[1]
                     for _ in range(tries)) / (rounds * H)

@@ -17,6 +17,7 @@ encoded schedules (``fedbounds.theorems.proxskip``): Cor. 3.6 (GDA), Cor. 3.5 (S
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
@@ -222,11 +223,18 @@ def distance(problem: AffineVIP) -> dict[str, Observe]:
 def sq_distance(x: np.ndarray, center: np.ndarray) -> np.ndarray:
     """Σ_i‖x_i − c_i‖² per replica (x (R, n, d), c (n, d)): one pass over x in any layout
     (:func:`.kernels.sq_distance`), no copy of a client-major state."""
-    from .kernels import sq_distance as kernel
-
     out = np.empty(x.shape[0])
-    kernel(x, center, out)
+    _kernels().sq_distance(x, center, out)
     return out
+
+
+@functools.cache
+def _kernels() -> Any:
+    """The numba kernels module, imported by the first run (the CLI's theory commands never
+    load numba)."""
+    from . import kernels
+
+    return kernels
 
 
 def _square(x: float) -> float:
