@@ -192,7 +192,9 @@ def fused_round(g: MinMaxGame, tau: np.ndarray, s_l: np.ndarray, rho: float, a1:
     round stays)."""
     if g.noisy and g.beta_L:
         return None
-    H, h = np.ascontiguousarray(g.H, dtype=float), np.ascontiguousarray(g.h, dtype=float)
+    # own writable copies: every game gives the kernel the same argument types (one compiled
+    # signature; a game's cached H, h may be read-only)
+    H, h = np.array(g.H, dtype=float, order="C"), np.array(g.h, dtype=float, order="C")
     scale = np.sqrt(g.coord_var()) if g.noisy else np.zeros(g.d)
     steps, hetero = int(tau.max()), bool(np.any(tau != tau.max()))
     tau_int = np.ascontiguousarray(tau, dtype=np.int64)
