@@ -50,6 +50,12 @@ from ..minmax import (
     signed,
     start,
 )
+from .minmax_kernels import (
+    storm_local_move,
+    storm_sync_means,
+    storm_sync_update,
+    storm_update,
+)
 
 
 class FedSGDAPlusState(NamedTuple):
@@ -152,6 +158,7 @@ def build_m(g: MinMaxGame, config: Mapping[str, Any]) -> Method[FedSGDAMState]:
     scale = noise_scale(g, b)
     HT = common_hessian(g)
     HT_clients = None if HT is None else np.tile(HT, N)  # w ↦ (Hw + 0)_i for all N clients
+    h_clients = np.ascontiguousarray(g.h, dtype=float)
 
     def constants(shape: tuple[int, ...], scratch: dict) -> dict[str, np.ndarray]:
         """The per-run constants at the state's full shape (R, N, d), made once per run."""
@@ -170,8 +177,13 @@ def build_m(g: MinMaxGame, config: Mapping[str, Any]) -> Method[FedSGDAMState]:
         ∇f_i(z^i_t) (kept in ``scratch``), the noise ξ⊙sd is formed once for both points,
         constants are held at the state's shape, u is updated in place, and after a
         communication (all z^i equal) one (R, d) × (d, N·d) product gives every client's
-        gradient (the same dgemm numbers as one product per client)."""
+        gradient (the same dgemm numbers as one product per client). Under additive noise the
+        elementwise work around the gradient products is three fused kernels
+        (:mod:`.minmax_kernels`, the same operations in the same order)."""
         _, z, u = state
+        xi = draws.get("noise")
+        if scale is not None and xi is not None:
+            return advance_fused(z, u, xi, it, scratch)
         R = z.shape[0]
         c = constants(z.shape, scratch)
         sync = (it + 1) % Q == 0
@@ -192,16 +204,40 @@ def build_m(g: MinMaxGame, config: Mapping[str, Any]) -> Method[FedSGDAMState]:
             z_new = project_y(g, z - np.multiply(c["s"], u, out=c["t"]))
             grad_new = grads(z_new)
         c["at"], c["grad"] = z_new, grad_new
-        xi = draws.get("noise")
-        if scale is not None and xi is not None:  # in place: u and grad_old are ours
-            noise = np.multiply(xi, c["scale"], out=c["t"])
-            g_old = np.add(grad_old, noise, out=grad_old)
-            step_old = np.multiply(c["keep"], np.subtract(u, g_old, out=g_old), out=g_old)
-            u = np.add(np.add(grad_new, noise, out=noise), step_old, out=u)
-        else:
-            g_new, g_old = noisy_grad(g, grad_new, xi, b), noisy_grad(g, grad_old, xi, b)
-            u = g_new + c["keep"] * (u - g_old)
+        g_new, g_old = noisy_grad(g, grad_new, xi, b), noisy_grad(g, grad_old, xi, b)
+        u = g_new + c["keep"] * (u - g_old)
         return FedSGDAMState(client_mean(z_new), z_new, u), np.full(R, float(sync))
+
+    def advance_fused(z: np.ndarray, u: np.ndarray, xi: np.ndarray, it: int, scratch: dict
+                      ) -> tuple[FedSGDAMState, np.ndarray]:
+        """:func:`advance` under additive noise: z and u (ours) are overwritten with z_t, u_t."""
+        R = z.shape[0]
+        c = constants(z.shape, scratch)
+        sync = (it + 1) % Q == 0
+        grad_old = c.get("grad") if c.get("at") is z else None
+        if grad_old is None:
+            grad_old = grads(z)
+        z_mean = np.empty((R, d))
+        if sync:
+            w, u_mean = np.empty((R, d)), np.empty((R, d))
+            storm_sync_means(z, u, s, w, u_mean)
+            w = project_y(g, w)
+            if HT is not None:  # every client at w: one w Hᵀ per replica, + h_i in the kernel
+                storm_sync_update(w, u_mean, w @ HT, h_clients, xi, scale, keep, grad_old, z, u,
+                                  z_mean)
+                c["at"], c["grad"] = z, grad_old
+                return FedSGDAMState(z_mean, z, u), np.full(R, float(sync))
+            np.copyto(z, w[:, None])
+            grad_new = grads(z)
+            u_old = np.broadcast_to(u_mean[:, None], z.shape)
+        else:
+            storm_local_move(z, u, s)
+            project_y(g, z)
+            grad_new = grads(z)
+            u_old = u
+        c["at"], c["grad"] = z, grad_new
+        storm_update(u_old, grad_old, grad_new, xi, scale, keep, z, u, z_mean)
+        return FedSGDAMState(z_mean, z, u), np.full(R, float(sync))
 
     return Method(init, step, observe=server_observe(g),
                   streams={"noise": lambda rng, R: rng.standard_normal((R, N, d))}
