@@ -149,3 +149,23 @@ def test_local_iterates_of_one_run_are_the_runs_cut_at_every_k(family, values, o
         np.testing.assert_array_equal(got[k], local_steps(g, z0, None, np.minimum(tau, k), s, xi,
                                                           **options))
     assert not np.array_equal(got[K], got[K - 1])
+
+
+@pytest.mark.parametrize("config", list(CONFIGS))
+def test_fused_round_of_many_replicas_is_each_replica_alone(config):
+    """A replica's numbers do not depend on the others (its own client gathered, or one client
+    shared by all replicas): the fused round on 6 replicas equals, bit for bit, the round on
+    each replica alone with its own draws."""
+    g = make_game({**NOISY, "hess_spread": 0.2}, 5)
+    method = FEDNORM_SGDA_PLUS.method(g, CONFIGS[config])
+    R, M, P = 6, g.M, method.config["P"]
+    rng = np.random.default_rng(11)
+    K = int(np.max(method.config.get("tau_max") or method.config["tau"]))
+    state = method.init(R, 0)._replace(z=rng.standard_normal((R, g.d)))
+    draws = {"clients": rng.random((R, M)), "noise": rng.standard_normal((R, K, P, g.d))}
+    together, _ = method.advance(state._replace(z=state.z.copy()), draws, 0, {})
+    for r in range(R):
+        one = state._replace(z=state.z[r:r + 1].copy(), x_hat=state.x_hat[r:r + 1].copy())
+        alone, _ = method.advance(one, {k: v[r:r + 1] for k, v in draws.items()}, 0, {})
+        np.testing.assert_array_equal(alone.z[0], together.z[r])
+    assert not np.array_equal(together.z, state.z)

@@ -207,8 +207,8 @@ def fused_round(g: MinMaxGame, tau: np.ndarray, s_l: np.ndarray, rho: float, a1:
     def run(z: np.ndarray, idx: np.ndarray, noise: np.ndarray | None, x_hat: np.ndarray | None,
             scratch: dict) -> None:
         work = scratch.get("fused")
-        if work is None:
-            work = scratch["fused"] = np.empty((5, g.d))
+        if work is None or work.shape[2] != z.shape[0]:
+            work = scratch["fused"] = np.empty((6, g.d, z.shape[0]))
         fednorm_round(z, idx, H, h, tau_int, steps, hetero,
                       no_noise if noise is None else noise, noise is not None, scale, *consts,
                       no_snapshot if x_hat is None else x_hat, plus, normalized, *weights, work)

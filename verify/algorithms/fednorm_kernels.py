@@ -37,84 +37,130 @@ def fednorm_round(z: np.ndarray, idx: np.ndarray, H: np.ndarray, h: np.ndarray,
     heavy-ball buf ← ρ buf + grad (buf = grad at the first step), upd = s ⊙ buf (× [step < τ_i]
     when ``hetero``), z_k ← z_k − upd, y projected onto the ball ‖y‖ ≤ radius when radius > 0.
     Then acc = Σ_j wt_i ((z − z_K)/(s a1_i)) (normalized) or Σ_j wt_i (z_K − z), summed over
-    the slots in order, z ← z − srv ⊙ acc or z + acc, projected. ``work`` (5, d) is scratch."""
+    the slots in order, z ← z − srv ⊙ acc or z + acc, projected. ``work`` (6, d, R) is scratch:
+    the replicas are the innermost axis of every loop (one slot and coordinate of all replicas
+    at a time), each number computed by the same operations in the same order as one replica
+    alone."""
     R, d = z.shape
     P = idx.shape[1]
-    zk, grad, buf, snap, acc = work[0], work[1], work[2], work[3], work[4]
-    for r in range(R):
+    zk, grad, buf, acc, snap, norm = work[0], work[1], work[2], work[3], work[4], work[5, 0]
+    for k in range(d):
+        for r in range(R):
+            acc[k, r] = 0.0
+    for j in range(P):
+        shared = True  # the same client in every replica (all clients sampled, or R = 1)
+        for r in range(1, R):
+            if idx[r, j] != idx[0, j]:
+                shared = False
         for k in range(d):
-            acc[k] = 0.0
-        for j in range(P):
-            i = idx[r, j]
-            Hi, hi = H[i], h[i]
-            for k in range(d):
-                zk[k] = z[r, k]
-            if plus:
-                for k in range(dx):
-                    snap[k] = x_hat[r, k]
-            for step in range(steps):
+            for r in range(R):
+                zk[k, r] = z[r, k]
+        if plus:
+            for k in range(dx):
+                for r in range(R):
+                    snap[k, r] = x_hat[r, k]
+        for step in range(steps):
+            if shared:
+                i0 = idx[0, j]
                 for a in range(d):
-                    total = 0.0
+                    ga = grad[a]
+                    for r in range(R):
+                        ga[r] = 0.0
                     for b in range(d):
-                        total += Hi[a, b] * zk[b]
-                    grad[a] = total + hi[a]
-                if lam != 0.0:
-                    for a in range(dx):
-                        grad[a] -= lam * math.sin(zk[a])
-                if plus:  # ∇_y at (x̂, y)
-                    for k in range(dx, d):
-                        snap[k] = zk[k]
-                    for a in range(dx, d):
+                        coef = H[i0, a, b]
+                        zb = zk[b]
+                        for r in range(R):
+                            ga[r] += coef * zb[r]
+                    for r in range(R):
+                        ga[r] = ga[r] + h[i0, a]
+            else:
+                for a in range(d):
+                    for r in range(R):
+                        i = idx[r, j]
                         total = 0.0
                         for b in range(d):
-                            total += Hi[a, b] * snap[b]
-                        grad[a] = total + hi[a]
-                if noisy:
-                    xi = noise[r, step, j]
+                            total += H[i, a, b] * zk[b, r]
+                        grad[a, r] = total + h[i, a]
+            if lam != 0.0:
+                for a in range(dx):
+                    for r in range(R):
+                        grad[a, r] -= lam * math.sin(zk[a, r])
+            if plus:  # ∇_y at (x̂, y)
+                for k in range(dx, d):
+                    for r in range(R):
+                        snap[k, r] = zk[k, r]
+                for a in range(dx, d):
+                    for r in range(R):
+                        i = idx[r, j]
+                        total = 0.0
+                        for b in range(d):
+                            total += H[i, a, b] * snap[b, r]
+                        grad[a, r] = total + h[i, a]
+            if noisy:
+                for k in range(d):
+                    for r in range(R):
+                        grad[k, r] += noise[r, step, j, k] * scale[k]
+            if rho != 0.0:
+                if step == 0:
                     for k in range(d):
-                        grad[k] += xi[k] * scale[k]
-                if rho != 0.0:
-                    if step == 0:
-                        for k in range(d):
-                            buf[k] = grad[k]
-                    else:
-                        for k in range(d):
-                            buf[k] = rho * buf[k] + grad[k]
-                    for k in range(d):
-                        grad[k] = buf[k]
-                if hetero:
-                    mask = 1.0 if step < tau[i] else 0.0
-                    for k in range(d):
-                        zk[k] = zk[k] - s[k] * grad[k] * mask
+                        for r in range(R):
+                            buf[k, r] = grad[k, r]
                 else:
                     for k in range(d):
-                        zk[k] = zk[k] - s[k] * grad[k]
-                if radius > 0.0:
-                    _project(zk, dx, radius)
-            if normalized:
+                        for r in range(R):
+                            buf[k, r] = rho * buf[k, r] + grad[k, r]
                 for k in range(d):
-                    acc[k] += wt[i] * ((z[r, k] - zk[k]) / (s[k] * a1[i]))
+                    for r in range(R):
+                        grad[k, r] = buf[k, r]
+            if hetero:
+                for k in range(d):
+                    for r in range(R):
+                        mask = 1.0 if step < tau[idx[r, j]] else 0.0
+                        zk[k, r] = zk[k, r] - s[k] * grad[k, r] * mask
             else:
                 for k in range(d):
-                    acc[k] += wt[i] * (zk[k] - z[r, k])
-        zr = z[r]
+                    sk = s[k]
+                    for r in range(R):
+                        zk[k, r] = zk[k, r] - sk * grad[k, r]
+            if radius > 0.0:
+                _project(zk, dx, radius, norm)
         if normalized:
             for k in range(d):
-                zr[k] = zr[k] - srv[k] * acc[k]
+                for r in range(R):
+                    i = idx[r, j]
+                    acc[k, r] += wt[i] * ((z[r, k] - zk[k, r]) / (s[k] * a1[i]))
         else:
             for k in range(d):
-                zr[k] = zr[k] + acc[k]
-        if radius > 0.0:
-            _project(zr, dx, radius)
+                for r in range(R):
+                    acc[k, r] += wt[idx[r, j]] * (zk[k, r] - z[r, k])
+    if normalized:
+        for k in range(d):
+            for r in range(R):
+                zk[k, r] = z[r, k] - srv[k] * acc[k, r]
+    else:
+        for k in range(d):
+            for r in range(R):
+                zk[k, r] = z[r, k] + acc[k, r]
+    if radius > 0.0:
+        _project(zk, dx, radius, norm)
+    for k in range(d):
+        for r in range(R):
+            z[r, k] = zk[k, r]
 
 
 @_jit
-def _project(v: np.ndarray, dx: int, radius: float) -> None:
-    """y = v[dx:] onto the ball ‖y‖ ≤ radius, as ``verify.minmax.project_y``:
-    y ← y · min(1, radius / max(‖y‖, 1e-300))."""
-    total = 0.0
-    for k in range(dx, v.shape[0]):
-        total += v[k] * v[k]
-    factor = min(1.0, radius / max(math.sqrt(total), 1e-300))
-    for k in range(dx, v.shape[0]):
-        v[k] = v[k] * factor
+def _project(v: np.ndarray, dx: int, radius: float, norm: np.ndarray) -> None:
+    """Every column of v (d, R) with y = v[dx:] onto the ball ‖y‖ ≤ radius, as
+    ``verify.minmax.project_y``: y ← y · min(1, radius / max(‖y‖, 1e-300)) (‖y‖ summed in
+    index order); ``norm`` (R,) is scratch."""
+    d, R = v.shape
+    for r in range(R):
+        norm[r] = 0.0
+    for k in range(dx, d):
+        for r in range(R):
+            norm[r] += v[k, r] * v[k, r]
+    for r in range(R):
+        norm[r] = min(1.0, radius / max(math.sqrt(norm[r]), 1e-300))
+    for k in range(dx, d):
+        for r in range(R):
+            v[k, r] = v[k, r] * norm[r]
