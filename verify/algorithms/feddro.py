@@ -35,13 +35,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+import numba
 import numpy as np
 
 from fedbounds.errors import BadInput
 from fedbounds.problems.feddro import (
     PROBLEMS,
     CompositionalProblem,
-    Draw,
     ScalarFamily,
     ScalarRows,
     make,
@@ -83,15 +83,33 @@ def observers(problem: CompositionalProblem, *names: str) -> dict[str, Callable[
     """Per-replica metrics of a state: ``grad_phi_sq`` ‖∇Φ(x̄)‖², ``dist_sq`` ‖x̄ − x*‖²,
     ``xbar`` (x̄'s first coordinate), ``Phi`` Φ(x̄), ``drift`` (1/K)Σ_k‖x_k − x̄‖² and, for
     Algorithm 2, ``track`` ‖ȳ^t − (1/K)Σ_k g_k(x_k^t)‖² (lagged, see :data:`LAGGED`)."""
-    last: list[Any] = [None, None]  # (state, its x̄): the metrics of one record share x̄
+    last: list[Any] = [None, None, None]  # (state, its x̄, ‖∇Φ(x̄)‖² on scalar families)
+    if isinstance(problem, ScalarFamily):  # one compiled call, the same numbers
+        scalar = tuple(np.atleast_1d(np.asarray(v, float)) for v in (problem._abar,
+                                                                      problem._cbar)) + tuple(
+            np.ascontiguousarray(np.atleast_2d(np.asarray(v, float))) for v in (problem.w,
+                                                                                 problem.m))
 
     def xbar(st: Any) -> np.ndarray:
         if last[0] is not st:  # a new state (a step returns a new tuple, in place or not)
-            last[:] = st, client_mean(st.x)
+            if isinstance(problem, ScalarFamily):
+                R = st.x.shape[0]
+                mean, phi_sq = np.empty((R, 1)), np.empty(R)
+                _scalar_grad_phi_sq(np.ascontiguousarray(st.x).reshape(R, problem.K), *scalar,
+                                    problem._has_h, mean.reshape(R), phi_sq)
+                last[:] = st, mean, phi_sq
+            else:
+                last[:] = st, client_mean(st.x), None
         return last[1]
 
+    def grad_phi_sq(st: Any) -> np.ndarray:
+        mean = xbar(st)
+        if last[2] is not None:
+            return last[2]
+        return np.add.reduce(problem.grad_Phi(mean) ** 2, axis=-1)
+
     table: dict[str, Callable[[Any], np.ndarray]] = {
-        "grad_phi_sq": lambda st: np.add.reduce(problem.grad_Phi(xbar(st)) ** 2, axis=-1),
+        "grad_phi_sq": grad_phi_sq,
         "dist_sq": lambda st: np.sum((xbar(st) - problem.x_star) ** 2, axis=-1),
         "xbar": lambda st: xbar(st)[:, 0],
         "Phi": lambda st: problem.Phi(xbar(st)),
@@ -231,10 +249,8 @@ def build_feddro(problem: CompositionalProblem, config: Mapping[str, Any]) -> Me
         averaged = (t + 1) % I == 0
         return FedDROState(average(nxt) if averaged else nxt, x, ybar), np.full(R, float(averaged))
 
-    advance = _scalar_feddro_advance(
-        problem, lr, 1 - beta, lambda t: (t + 1) % I == 0,
-        (lambda d: d["g_grad"]) if independent else (lambda d: d["g"])) \
-        if isinstance(problem, ScalarFamily) else None
+    advance = _scalar_feddro_advance(problem, lr, 1 - beta, lambda t: (t + 1) % I == 0,
+                                     independent) if isinstance(problem, ScalarFamily) else None
     return Method(init, step, observers(problem, "grad_phi_sq", "dist_sq", "track"),
                   streams=_streams(problem, b, independent), constants=used, advance=advance,
                   samples_per_step=4.0 * b,
@@ -246,59 +262,255 @@ def build_feddro(problem: CompositionalProblem, config: Mapping[str, Any]) -> Me
 
 
 def _scalar_feddro_advance(problem: ScalarFamily, lr: Callable[[int], Any], keep: Any,
-                           averaged: Callable[[int], Any], jac_draw: Callable[[Mapping], Any]
+                           averaged: Callable[[int], Any], independent: Any
                            ) -> Callable[..., tuple[FedDROState, Any]]:
-    """The in-place form of :func:`build_feddro`'s ``step`` on a scalar family (d = d_g = 1):
-    the same operations in the same order on preallocated buffers (the same iterates). The
-    new x is written into the buffer of x^{t−1}, which the step no longer needs. ``lr(t)``: η^t
-    (a float, or per row (R, 1) for :class:`ScalarRows`); ``keep``: 1 − β (a float or (R, 1,
-    1)); ``averaged(t)``: whether iteration t ends with a model averaging (a bool, or a mask
-    over rows); ``jac_draw(draws)``: the batch of ∇g_k (ζ, or the independent one)."""
+    """The in-place form of :func:`build_feddro`'s ``step`` on a scalar family (d = d_g = 1): one
+    compiled call (:func:`_feddro_rows`) doing the same operations in the same order (the same
+    iterates, bit for bit). The new x is written into the buffer of x^{t−1}, which the step no
+    longer needs. ``lr(t)``: η^t (a float, or per row (R, 1) for :class:`ScalarRows`);
+    ``keep``: 1 − β (a float or (R, 1, 1)); ``averaged(t)``: whether iteration t ends with a
+    model averaging (a bool, or a mask over rows); ``independent``: whether ∇g_k uses the
+    independent batch ``g_grad`` (a bool, or a mask over rows). A stream's draw may have fewer
+    rows than the state (runs stacked by :func:`run_feddro_many` share their draws): row r uses
+    the draw's row r mod (its rows)."""
     K = problem.K
+
+    def per_row(value: Any, R: int, width: int) -> np.ndarray:
+        """``value`` (a scalar, a row of K, or one per row) as a C-contiguous (R, width)."""
+        array = np.asarray(value, float)
+        array = array.reshape(-1, width) if array.size % width == 0 and array.size >= width \
+            else array.reshape(-1, 1)
+        return np.ascontiguousarray(np.broadcast_to(array, (R, width)))
+
+    def constants(R: int) -> dict[str, Any]:
+        het_rows = problem._het_rows
+        scaled = np.full(R, problem._scaled_het) if het_rows is None else het_rows.reshape(-1)
+        alt = np.broadcast_to(np.asarray(independent, bool), (R,))
+        return {"clients": np.stack([per_row(v, R, K) for v in (problem.a, problem.c, problem.w,
+                                                                problem.m)]),
+                "rows": np.stack([per_row(v, R, 1)[:, 0] for v in (
+                    problem.s, keep, problem.het, problem.s_h, scaled, alt)]),
+                "empty": np.zeros((1, 1)), "flags": (np.zeros(R), np.ones(R)),
+                "every": np.ones(R, bool), "with_h": bool(problem._has_h)}
 
     def advance(state: FedDROState, draws: Mapping[str, Any], t: int, scratch: dict
                 ) -> tuple[FedDROState, np.ndarray]:
         x, x_prev, ybar = state
         R = x.shape[0]
         if not scratch:
-            scratch.update(gp=np.empty((R, K, 1)), gx=np.empty((R, K)), tmp=np.empty((R, K)),
-                           jac=np.empty((R, K)), gh=np.empty((R, K)), gf=np.empty((R, 1)),
-                           mean=np.empty((R, 1, 1)), flags=(np.zeros(R), np.ones(R)))
-        xs, gp, gx, tmp = x[..., 0], scratch["gp"], scratch["gx"], scratch["tmp"]
-        zeta = draws["g"]
-        if t > 0:  # estimator (8) averaged by the server: (1 − β)(ȳ − g_k(x^{t−1})) + g_k(x^t)
-            problem.g_val_into(x_prev[..., 0], zeta, gp[..., 0], tmp)
-            np.subtract(ybar[:, None, :], gp, out=gp)
-            gp *= keep
-            gp[..., 0] += problem.g_val_into(xs, zeta, gx, tmp)
-            np.add.reduce(gp, axis=1, out=ybar)
-            ybar /= K
-        gf = scratch["gf"]  # ∇f(ȳ), (R, 1)
-        np.square(ybar, out=gf)
-        gf += 4
-        np.sqrt(gf, out=gf)
-        np.divide(ybar, gf, out=gf)
-        step = problem.g_jac_into(jac_draw(draws), scratch["jac"])
-        step *= gf  # ∇g_k(x; ζ)∇f(ȳ)
-        gh = problem.grad_h_into(xs, draws["h"], scratch["gh"], scratch)
-        if gh is not None:
-            step += gh
-        step *= lr(t)
-        nxt = x_prev  # x^{t−1} is no longer needed: x^{t+1} goes into its buffer
-        np.subtract(xs, step, out=nxt[..., 0])
+            scratch.update(constants(R))
+        empty = scratch["empty"]
+        zeta, xi, zeta_alt = draws["g"], draws.get("h"), draws.get("g_grad")
         rows = averaged(t)
+        switches = (t > 0) | (zeta is not None) << 1 | (zeta_alt is not None) << 2 | (
+            scratch["with_h"] or xi is not None) << 3 | (xi is not None) << 4 | (
+            rows is not False) << 5
+        if not x_prev.flags.c_contiguous:
+            x_prev = np.empty_like(x)
+        _feddro_rows(np.ascontiguousarray(x).reshape(R, K), x_prev.reshape(R, K),
+                     ybar.reshape(R), switches,
+                     zeta.data["z1"] if zeta is not None else empty,
+                     zeta.data["z2"] if zeta is not None else empty,
+                     zeta_alt.data["z1"] if zeta_alt is not None else empty,
+                     xi.data["xi"] if xi is not None else empty,
+                     scratch["clients"], scratch["rows"], np.asarray(lr(t), float).reshape(-1),
+                     scratch["every"] if rows is True or rows is False else rows)
         if rows is True or rows is False:
-            if rows:
-                mean = np.add.reduce(nxt, axis=1, keepdims=True, out=scratch["mean"])
-                mean /= K
-                nxt[...] = mean
-            return FedDROState(nxt, x, ybar), scratch["flags"][int(rows)]
-        mean = np.add.reduce(nxt, axis=1, keepdims=True, out=scratch["mean"])
-        mean /= K
-        np.copyto(nxt, mean, where=rows[:, None, None])
-        return FedDROState(nxt, x, ybar), rows.astype(float)
+            return FedDROState(x_prev, x, ybar), scratch["flags"][int(rows)]
+        return FedDROState(x_prev, x, ybar), rows.astype(float)
 
     return advance
+
+
+_jit = numba.njit(cache=True, nogil=True, error_model="numpy")
+
+
+@_jit
+def _block_sum(v: np.ndarray, lo: int, n: int) -> float:
+    """numpy's pairwise summation of v[lo:lo + n] for n ≤ 128 (one block): sequential below 8
+    numbers, else 8 accumulators combined as a tree, then the rest in order."""
+    if n < 8:
+        res = -0.0
+        for i in range(lo, lo + n):
+            res += v[i]
+        return res
+    r0, r1, r2, r3 = v[lo], v[lo + 1], v[lo + 2], v[lo + 3]
+    r4, r5, r6, r7 = v[lo + 4], v[lo + 5], v[lo + 6], v[lo + 7]
+    i = 8
+    while i < n - (n % 8):
+        r0 += v[lo + i]
+        r1 += v[lo + i + 1]
+        r2 += v[lo + i + 2]
+        r3 += v[lo + i + 3]
+        r4 += v[lo + i + 4]
+        r5 += v[lo + i + 5]
+        r6 += v[lo + i + 6]
+        r7 += v[lo + i + 7]
+        i += 8
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while i < n:
+        res += v[lo + i]
+        i += 1
+    return res
+
+
+@_jit
+def _pairwise_sum(v: np.ndarray, lo: int, n: int) -> float:
+    """numpy's pairwise summation of v[lo:lo + n] (what ``np.add.reduce`` does along a
+    contiguous axis: blocks of at most 128 numbers, :func:`_block_sum`, summed as the tree of
+    halves rounded down to a multiple of 8), so a client sum here has numpy's rounding. The
+    tree is walked with an explicit stack (numba's cache does not keep recursive functions)."""
+    if n <= 128:
+        return _block_sum(v, lo, n)
+    los, ns = np.empty(64, np.int64), np.empty(64, np.int64)
+    stage, left = np.zeros(64, np.int64), np.empty(64)
+    top, value, have = 0, 0.0, False
+    los[0], ns[0] = lo, n
+    while True:
+        if have:  # deliver ``value`` to the frame on top
+            if top < 0:
+                return value
+            if stage[top] == 1:  # the left half is done: push the right half
+                left[top] = value
+                stage[top] = 2
+                half = ns[top] // 2
+                half -= half % 8
+                top += 1
+                los[top], ns[top], stage[top] = los[top - 1] + half, ns[top - 1] - half, 0
+                have = False
+            else:
+                value = left[top] + value
+                top -= 1
+            continue
+        if ns[top] <= 128:
+            value = _block_sum(v, los[top], ns[top])
+            top -= 1
+            have = True
+            continue
+        half = ns[top] // 2
+        half -= half % 8
+        stage[top] = 1
+        top += 1
+        los[top], ns[top], stage[top] = los[top - 1], half, 0
+
+
+@_jit
+def _client_sum(v: np.ndarray, n: int) -> float:
+    """numpy's sum of v[:n] (:func:`_pairwise_sum`; one block for n ≤ 128)."""
+    return _block_sum(v, 0, n) if n <= 128 else _pairwise_sum(v, 0, n)
+
+
+@_jit
+def _feddro_rows(xs: np.ndarray, nxt: np.ndarray, ybar: np.ndarray, switches: int,
+                 z1: np.ndarray, z2: np.ndarray, z_alt: np.ndarray, xi: np.ndarray,
+                 clients: np.ndarray, rows: np.ndarray, lr: np.ndarray, mask: np.ndarray
+                 ) -> None:
+    """One FedDRO iteration on scalar rows (R, K), in the order of the numpy step: if t > 0,
+    estimator (8), ȳ ← (1/K)Σ_k[(1 − β)(ȳ − g_k(x^{t−1}; ζ)) + g_k(x^t; ζ)] (into ``ybar``);
+    x^{t+1} = x − η(∇h_k(x; ξ) + ∇g_k(ζ')∇f(ȳ)) into ``nxt`` (which holds x^{t−1} on entry),
+    averaged over the clients on the rows of ``mask`` when the step averages.
+
+    ``switches`` bits: 1 t > 0, 2 ζ drawn, 4 the independent ∇g batch drawn, 8 ∇h computed,
+    16 ξ drawn, 32 the step averages. ``clients`` (4, R, K): a_k, c_k, w_k, m_k per row;
+    ``rows`` (6, R): s, 1 − β, het, s_h, het applied (0/1), independent ∇g batch (0/1); ``lr``:
+    η^t (one, or per row). Draws (z1, z2: ζ; z_alt: the independent ∇g batch; xi: ξ) have
+    R' ≤ R rows, row r reading row r mod R'."""
+    R, K = xs.shape
+    track, noisy_g, has_alt = switches & 1 != 0, switches & 2 != 0, switches & 4 != 0
+    with_h, noisy_h, average = switches & 8 != 0, switches & 16 != 0, switches & 32 != 0
+    a, c, w, m = clients[0], clients[1], clients[2], clients[3]
+    s, keep, het, s_h, scaled, alt = rows[0], rows[1], rows[2], rows[3], rows[4], rows[5]
+    gp = np.empty(K)
+    values = np.empty(K)
+    for r in range(R):
+        rz = r % z1.shape[0]
+        if track:
+            for k in range(K):
+                x_old = nxt[r, k]
+                g_old = a[r, k] * x_old
+                g_old += c[r, k]
+                if noisy_g:
+                    tmp = z1[rz, k] * x_old
+                    tmp += z2[rz, k]
+                    tmp *= s[r]
+                    g_old += tmp
+                g_old = ybar[r] - g_old
+                g_old *= keep[r]
+                g_new = a[r, k] * xs[r, k]
+                g_new += c[r, k]
+                if noisy_g:
+                    tmp = z1[rz, k] * xs[r, k]
+                    tmp += z2[rz, k]
+                    tmp *= s[r]
+                    g_new += tmp
+                gp[k] = g_old + g_new
+            ybar[r] = _client_sum(gp, K) / K
+        gf = ybar[r] * ybar[r]
+        gf += 4
+        gf = ybar[r] / np.sqrt(gf)
+        use_alt = has_alt and alt[r] != 0
+        ra = r % z_alt.shape[0]
+        step_size = lr[r % lr.shape[0]]
+        for k in range(K):
+            if use_alt:
+                jac = s[r] * z_alt[ra, k]
+                jac += a[r, k]
+            elif noisy_g:
+                jac = s[r] * z1[rz, k]
+                jac += a[r, k]
+            else:
+                jac = a[r, k]
+            step = jac * gf
+            if with_h:
+                u = xs[r, k] - m[r, k]
+                gh = w[r, k] * u
+                gh /= np.sqrt(u * u + 1)
+                if scaled[r] != 0:
+                    for j in range(K):
+                        uj = xs[r, k] - m[r, j]
+                        vj = w[r, j] * uj
+                        vj /= np.sqrt(uj * uj + 1)
+                        values[j] = vj
+                    mean = _client_sum(values, K) / K
+                    gh = (gh - mean) * het[r] + mean
+                if noisy_h:
+                    gh += s_h[r] * xi[r % xi.shape[0], k]
+                step += gh
+            step *= step_size
+            nxt[r, k] = xs[r, k] - step
+        if average and mask[r]:
+            for k in range(K):
+                values[k] = nxt[r, k]
+            mean = _client_sum(values, K) / K
+            for k in range(K):
+                nxt[r, k] = mean
+
+
+@_jit
+def _scalar_grad_phi_sq(xs: np.ndarray, abar: np.ndarray, cbar: np.ndarray, w: np.ndarray,
+                        m: np.ndarray, with_h: bool, xbar: np.ndarray, out: np.ndarray) -> None:
+    """x̄ = (1/K)Σ_k x_k (numpy's client mean) into ``xbar`` (R,) and ‖∇Φ(x̄)‖² into ``out``
+    (R,), in the operations of :meth:`ScalarFamily.grad_Phi`: ā f'(āx̄ + c̄) (+ (1/K)Σ_j
+    ∇h_j(x̄)), f'(u) = u/√(u² + 4); ``abar``, ``cbar`` one or per row, w, m (R or 1, K)."""
+    R, K = xs.shape
+    values = np.empty(K)
+    for r in range(R):
+        for k in range(K):
+            values[k] = xs[r, k]
+        xb = _client_sum(values, K) / K
+        xbar[r] = xb
+        ab, cb = abar[r % abar.shape[0]], cbar[r % cbar.shape[0]]
+        u = ab * xb + cb
+        g = ab * (u / np.sqrt(u * u + 4))
+        if with_h:
+            rw = r % w.shape[0]
+            for j in range(K):
+                uj = xb - m[rw, j]
+                vj = w[rw, j] * uj
+                vj /= np.sqrt(uj * uj + 1)
+                values[j] = vj
+            g = g + _client_sum(values, K) / K
+        out[r] = g * g
 
 
 def _modified_fedavg(problem: CompositionalProblem, config: Mapping[str, Any]) -> Method:
@@ -427,18 +639,10 @@ def _shared_histories(runs: Sequence[tuple[Any, int, Mapping[str, Any]]],
     def averaged(t: int) -> Any:
         return (t + 1) % common == 0 if common is not None else (t + 1) % period == 0
 
-    def jac_draw(draws: Mapping[str, Any]) -> Any:
-        if not independent.any() or draws["g"] is None:
-            return draws["g"]
-        if independent.all():
-            return draws["g_grad"]
-        return Draw({"z1": np.where(independent[:, None], draws["g_grad"].data["z1"],
-                                    draws["g"].data["z1"])})
-
-    streams: dict[str, Callable] = {}
+    streams: dict[str, Callable] = {}  # one draw of ``replicas`` rows, shared by every run
     for m in methods:
         for name, draw in m.streams.items():
-            streams.setdefault(name, lambda rng, R, draw=draw: _tiled(draw(rng, replicas), count))
+            streams.setdefault(name, lambda rng, R, draw=draw: draw(rng, replicas))
 
     def init(total: int, seed: int = 0) -> FedDROState:
         parts = [m.init(replicas, seed) for m in methods]
@@ -447,7 +651,7 @@ def _shared_histories(runs: Sequence[tuple[Any, int, Mapping[str, Any]]],
     def step(state: FedDROState, draws: Mapping[str, Any], t: int) -> tuple[FedDROState, Any]:
         return advance(owned(state), draws, t, {})
 
-    advance = _scalar_feddro_advance(rows, lr, keep, averaged, jac_draw)
+    advance = _scalar_feddro_advance(rows, lr, keep, averaged, independent)
     method = Method(init, step, observers(rows, *metrics), streams=streams, advance=advance)
     longest = max(iterations for _, iterations, _ in runs)
     whole = history(method, longest, replicas=count * replicas, seed=seed)
@@ -465,13 +669,6 @@ def _shared_histories(runs: Sequence[tuple[Any, int, Mapping[str, Any]]],
         out.append(History({k: v[:iterations + 1, cols] for k, v in whole.metrics.items()},
                            None, trace))
     return out
-
-
-def _tiled(draw: Draw | None, count: int) -> Draw | None:
-    """One stream draw of ``replicas`` rows repeated for ``count`` stacked runs."""
-    if draw is None:
-        return None
-    return Draw({k: np.tile(v, (count,) + (1,) * (v.ndim - 1)) for k, v in draw.data.items()})
 
 
 def drift_threshold(problem: CompositionalProblem, T: int, b: int = 1) -> float:

@@ -1,0 +1,68 @@
+"""The compiled FedDRO step and metrics on scalar families give numpy's numbers: the client sum
+is numpy's pairwise summation bit for bit (any length), the fused x̄ and ‖∇Φ(x̄)‖² equal the
+numpy oracles', and the in-place step equals the pure step with more than 128 clients (where
+numpy's sum splits into halves)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from fedbounds.problems.feddro import ScalarRows, make
+from fedbounds.verify.algorithms.feddro import FEDDRO, _pairwise_sum, history, observers
+
+
+@pytest.mark.parametrize("n", [*range(1, 140), 255, 256, 257, 1000, 4097])
+def test_pairwise_sum_is_numpys_client_sum(n: int) -> None:
+    rng = np.random.default_rng(n)
+    values = rng.standard_normal((4, n, 1)) * 10.0 ** rng.integers(-8, 8, (4, n, 1))
+    want = np.add.reduce(values, axis=1)[:, 0]  # the executor's client sum, (R, K, 1)
+    got = [_pairwise_sum(np.ascontiguousarray(values[r, :, 0]), 0, n) for r in range(4)]
+    assert np.array_equal(np.array(got), want)
+
+
+def numpy_metrics(problem, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """x̄ = mean over clients and ‖∇Φ(x̄)‖² by the problem's numpy oracles."""
+    xbar = x.mean(axis=1)
+    return xbar[:, 0], np.add.reduce(problem.grad_Phi(xbar) ** 2, axis=-1)
+
+
+@pytest.mark.parametrize(("name", "params"), [
+    ("feddro-p1", {"K": 4, "s": 1.0}),
+    ("feddro-p2", {"K": 8, "s": 0.0, "s_h": 0.0, "het": 0.25}),
+    ("feddro-p2", {"K": 10, "s": 1.0, "s_h": 1.0}),
+])
+def test_fused_metrics_equal_the_numpy_oracles(name: str, params: dict) -> None:
+    problem = make(name, params)
+    x = np.random.default_rng(1).standard_normal((7, problem.K, 1)) * 3
+    state = FEDDRO.method(problem, {"eta": 0.1}).init(7)._replace(x=x)
+    table = observers(problem, "xbar", "grad_phi_sq")
+    xbar, phi_sq = numpy_metrics(problem, x)
+    assert np.array_equal(table["xbar"](state), xbar)
+    assert np.array_equal(table["grad_phi_sq"](state), phi_sq)
+
+
+def test_fused_metrics_on_stacked_rows() -> None:
+    """Rows of different instances (ā, c̄, w, m per row) get each instance's numbers."""
+    problems = [make("feddro-p2", {"K": 6, "A": a, "C": 0.5, "het": 0.5}) for a in (0.2, 0.7)]
+    rows = ScalarRows(problems, 3)
+    x = np.random.default_rng(2).standard_normal((6, 6, 1))
+    state = FEDDRO.method(problems[0], {"eta": 0.1}).init(6)._replace(x=x)
+    got = observers(rows, "grad_phi_sq")["grad_phi_sq"](state)
+    want = np.concatenate([numpy_metrics(p, x[3 * i:3 * i + 3])[1]
+                           for i, p in enumerate(problems)])
+    assert np.array_equal(got, want)
+
+
+def test_advance_with_many_clients_matches_step() -> None:
+    """K = 130 > 128: the client sums (ȳ, averaging, the het mean) go through numpy's split."""
+    problem = make("feddro-p2", {"K": 130, "s": 1.0, "s_h": 0.5, "het": 0.5})
+    method = FEDDRO.method(problem, {"eta": 0.02, "beta": 0.3, "I": 2})
+    fast = history(method, 12, replicas=2, seed=4)
+    pure = history(dataclasses.replace(method, advance=None), 12, replicas=2, seed=4)
+    for metric, reference in pure.metrics.items():
+        assert np.array_equal(fast.metrics[metric], reference), metric
+    for got, want in zip(fast.trace.state, pure.trace.state, strict=True):
+        assert np.array_equal(got, want)
