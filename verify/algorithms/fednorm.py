@@ -18,7 +18,7 @@ one :func:`build_fednorm` with ``normalized`` and ``plus`` bound by :func:`funct
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from functools import partial
 from typing import Any, NamedTuple
 
@@ -137,19 +137,26 @@ def build_fednorm(g: MinMaxGame, config: Mapping[str, Any], *, normalized: bool 
         return new, np.ones(z.shape[0])
 
     run_local = fast_local_steps(g, tau, s_l, rho=rho)
-    fused = fused_round(g, tau, s_l, rho, a1, wt, srv, normalized, plus)
+    fused = fused_constants(g, tau, s_l, rho, a1, wt, srv, normalized, plus)
+    no_noise, no_snapshot = np.zeros((0, 0, 0, 0)), np.zeros((0, 0))
 
     def advance_fused(st: FedNormState | FedNormPlusState, dr: Mapping[str, Any], t: int,
                       scratch: dict) -> tuple[FedNormState | FedNormPlusState, np.ndarray]:
         """``step`` as one compiled round (:func:`.fednorm_kernels.fednorm_round`), the
         server model updated in place."""
         z = st.z
-        x_hat = None
+        work = scratch.get("fused")
+        if work is None or work.shape[2] != z.shape[0]:
+            work = scratch["fused"] = np.empty((6, g.d, z.shape[0]))
+            scratch["communicated"] = np.ones(z.shape[0])
+        idx = sampled_in_run(dr["clients"], P, scratch)
+        noise = dr["noise"] if g.noisy else no_noise
         if plus:
             x_hat = z[:, :dx].copy() if t % S == 0 else st.x_hat
-        fused(z, sampled_in_run(dr["clients"], P, scratch), dr.get("noise"), x_hat, scratch)
-        new = FedNormPlusState(z, x_hat) if plus else FedNormState(z)
-        return new, np.ones(z.shape[0])
+            fednorm_round(z, idx, noise, x_hat, *fused, work)
+            return FedNormPlusState(z, x_hat), scratch["communicated"]
+        fednorm_round(z, idx, noise, no_snapshot, *fused, work)
+        return FedNormState(z), scratch["communicated"]
 
     def advance(st: FedNormState | FedNormPlusState, dr: Mapping[str, Any], t: int,
                 scratch: dict) -> tuple[FedNormState | FedNormPlusState, np.ndarray]:
@@ -183,37 +190,24 @@ def build_fednorm(g: MinMaxGame, config: Mapping[str, Any], *, normalized: bool 
                              "tau_max" if c.get("tau_max") else "tau"))
 
 
-def fused_round(g: MinMaxGame, tau: np.ndarray, s_l: np.ndarray, rho: float, a1: np.ndarray,
-                wt: np.ndarray, srv: np.ndarray, normalized: bool, plus: bool
-                ) -> Callable[..., None] | None:
-    """``run(z, idx, noise, x_hat, scratch)``: a round of :func:`build_fednorm`'s ``step`` on z
-    (R, d) in place through :func:`.fednorm_kernels.fednorm_round`, the game's and the method's
-    constants bound once; None when the noise scale depends on the gradient (β_L > 0: the numpy
-    round stays)."""
+def fused_constants(g: MinMaxGame, tau: np.ndarray, s_l: np.ndarray, rho: float,
+                    a1: np.ndarray, wt: np.ndarray, srv: np.ndarray, normalized: bool,
+                    plus: bool) -> tuple[np.ndarray, ...] | None:
+    """The constants of :func:`.fednorm_kernels.fednorm_round` for :func:`build_fednorm`'s
+    round, packed once: (H, h, flags, reals, vectors, clients); None when the noise scale
+    depends on the gradient (β_L > 0: the numpy round stays)."""
     if g.noisy and g.beta_L:
         return None
     # own writable copies: every game gives the kernel the same argument types (one compiled
     # signature; a game's cached H, h may be read-only)
     H, h = np.array(g.H, dtype=float, order="C"), np.array(g.h, dtype=float, order="C")
     scale = np.sqrt(g.coord_var()) if g.noisy else np.zeros(g.d)
-    steps, hetero = int(tau.max()), bool(np.any(tau != tau.max()))
-    tau_int = np.ascontiguousarray(tau, dtype=np.int64)
-    radius = -1.0 if g.radius is None else float(g.radius)
-    consts = (np.ascontiguousarray(s_l, dtype=float), float(rho), float(g.lam), int(g.dx),
-              radius)
-    weights = tuple(np.ascontiguousarray(a, dtype=float) for a in (a1, wt, srv))
-    no_noise, no_snapshot = np.zeros((0, 0, 0, 0)), np.zeros((0, 0))
-
-    def run(z: np.ndarray, idx: np.ndarray, noise: np.ndarray | None, x_hat: np.ndarray | None,
-            scratch: dict) -> None:
-        work = scratch.get("fused")
-        if work is None or work.shape[2] != z.shape[0]:
-            work = scratch["fused"] = np.empty((6, g.d, z.shape[0]))
-        fednorm_round(z, idx, H, h, tau_int, steps, hetero,
-                      no_noise if noise is None else noise, noise is not None, scale, *consts,
-                      no_snapshot if x_hat is None else x_hat, plus, normalized, *weights, work)
-
-    return run
+    flags = np.array([int(tau.max()), bool(np.any(tau != tau.max())), g.noisy, g.dx, plus,
+                      normalized], dtype=np.int64)
+    reals = np.array([rho, g.lam, -1.0 if g.radius is None else g.radius], dtype=float)
+    vectors = np.array([s_l, scale, srv], dtype=float)
+    clients = np.array([a1, wt, tau], dtype=float)
+    return H, h, flags, reals, vectors, clients
 
 
 PARAMS = {

@@ -26,21 +26,28 @@ _jit = numba.njit(cache=True, nogil=True, error_model="numpy")
 
 
 @_jit
-def fednorm_round(z: np.ndarray, idx: np.ndarray, H: np.ndarray, h: np.ndarray,
-                  tau: np.ndarray, steps: int, hetero: bool, noise: np.ndarray, noisy: bool,
-                  scale: np.ndarray, s: np.ndarray, rho: float, lam: float, dx: int,
-                  radius: float, x_hat: np.ndarray, plus: bool, normalized: bool,
-                  a1: np.ndarray, wt: np.ndarray, srv: np.ndarray, work: np.ndarray) -> None:
+def fednorm_round(z: np.ndarray, idx: np.ndarray, noise: np.ndarray, x_hat: np.ndarray,
+                  H: np.ndarray, h: np.ndarray, flags: np.ndarray, reals: np.ndarray,
+                  vectors: np.ndarray, clients: np.ndarray, work: np.ndarray) -> None:
     """One round on z (R, d), in place: for each replica r and sampled slot j (client
     i = idx[r, j]), ``steps`` local steps from z[r]: grad = H_i z_k + h_i (− λ sin x on the
     x-block; the y-block at (x̂[r], y) when ``plus``) + ξ[r, step, j] ⊙ scale when ``noisy``,
     heavy-ball buf ← ρ buf + grad (buf = grad at the first step), upd = s ⊙ buf (× [step < τ_i]
     when ``hetero``), z_k ← z_k − upd, y projected onto the ball ‖y‖ ≤ radius when radius > 0.
     Then acc = Σ_j wt_i ((z − z_K)/(s a1_i)) (normalized) or Σ_j wt_i (z_K − z), summed over
-    the slots in order, z ← z − srv ⊙ acc or z + acc, projected. ``work`` (6, d, R) is scratch:
-    the replicas are the innermost axis of every loop (one slot and coordinate of all replicas
-    at a time), each number computed by the same operations in the same order as one replica
-    alone."""
+    the slots in order, z ← z − srv ⊙ acc or z + acc, projected.
+
+    The constants come packed (few arguments: a call's overhead grows with their number):
+    ``flags`` = (steps, hetero, noisy, dx, plus, normalized) int64, ``reals`` = (ρ, λ, radius),
+    ``vectors`` (3, d) = (s, scale, srv), ``clients`` (3, M) = (a1, wt, τ); ``noise`` and
+    ``x_hat`` are empty when unused. ``work`` (6, d, R) is scratch: the replicas are the
+    innermost axis of every loop (one slot and coordinate of all replicas at a time), each
+    number computed by the same operations in the same order as one replica alone."""
+    steps, hetero, noisy, dx = flags[0], flags[1] != 0, flags[2] != 0, flags[3]
+    plus, normalized = flags[4] != 0, flags[5] != 0
+    rho, lam, radius = reals[0], reals[1], reals[2]
+    s, scale, srv = vectors[0], vectors[1], vectors[2]
+    a1, wt, tau = clients[0], clients[1], clients[2]
     R, d = z.shape
     P = idx.shape[1]
     zk, grad, buf, acc, snap, norm = work[0], work[1], work[2], work[3], work[4], work[5, 0]
