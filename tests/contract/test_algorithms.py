@@ -4,6 +4,9 @@ iterates (bit for bit)."""
 
 from __future__ import annotations
 
+import copy
+from functools import cache
+
 import numpy as np
 import pytest
 
@@ -14,10 +17,18 @@ PAIRS = sorted((name, problem) for name, alg in catalog.algorithms().items()
                for problem in getattr(alg, "problems", ()))
 
 
+@cache
+def _instance(problem: str):
+    """The problem at its defaults and seed 0, made once per problem (a make costs up to ~1 s:
+    its constants are eigenvalue computations)."""
+    return catalog.problems()[problem].make({}, 0)
+
+
 def _method(name: str, problem: str):
+    """The algorithm on its own copy of the problem (nothing a method does to its instance
+    reaches another test or run)."""
     alg = catalog.algorithms()[name]
-    instance = catalog.problems()[problem].make({}, 0)
-    return alg.method(instance)
+    return alg.method(copy.deepcopy(_instance(problem)))
 
 
 def test_every_algorithm_is_a_unit_with_problems():
