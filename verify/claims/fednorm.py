@@ -355,10 +355,16 @@ def grad_phi_average(g: Any, config: dict[str, Any], P: int) -> Callable[[int], 
     maps = exact.noisy_affine_rounds(method, g, P)  # every client set, in combinations order
     size = d + d * d
     big = np.zeros((size, size))
-    big[:d, :d] = np.mean([A for A, _, _ in maps], axis=0)
-    big[d:, :d] = np.mean([np.kron(A, c[:, None]) + np.kron(c[:, None], A)
-                           for A, c, _ in maps], axis=0)  # vec(Amcᵀ + cmᵀAᵀ), linear in m
-    big[d:, d:] = np.mean([np.kron(A, A) for A, _, _ in maps], axis=0)
+    As = np.array([A for A, _, _ in maps])
+    cs = np.array([c for _, c, _ in maps])
+    big[:d, :d] = np.mean(As, axis=0)
+    # the Kronecker products of every map at once (each entry one product, as np.kron):
+    # vec(Amcᵀ + cmᵀAᵀ) = (A ⊗ c + c ⊗ A) m, linear in m, and A ⊗ A
+    big[d:, :d] = np.mean((As[:, :, None, :] * cs[:, None, :, None]).reshape(-1, d * d, d)
+                          + (cs[:, :, None, None] * As[:, None, :, :]).reshape(-1, d * d, d),
+                          axis=0)
+    big[d:, d:] = np.mean((As[:, :, None, :, None] * As[:, None, :, None, :]).reshape(
+        -1, d * d, d * d), axis=0)
     b = np.concatenate([np.mean([c for _, c, _ in maps], axis=0),
                         np.mean([np.outer(c, c) + N @ N.T for _, c, N in maps],
                                 axis=0).reshape(-1)])
