@@ -169,3 +169,46 @@ def test_fused_round_of_many_replicas_is_each_replica_alone(config):
         alone, _ = method.advance(one, {k: v[r:r + 1] for k, v in draws.items()}, 0, {})
         np.testing.assert_array_equal(alone.z[0], together.z[r])
     assert not np.array_equal(together.z, state.z)
+
+
+def _average_with_kron(g, config: dict, P: int, T: int) -> float:
+    """fednorm.p20's exact (1/T) Σ E‖∇Φ(x_t)‖² assembled map by map with np.kron (the form the
+    batched assembly replaced)."""
+    method = FEDNORM_SGDA.method(g, config)
+    d, dx = g.d, g.dx
+    maps = [exact.noisy_affine_round(method, g, np.array(S))
+            for S in combinations(range(g.M), P)]
+    size = d + d * d
+    big = np.zeros((size, size))
+    big[:d, :d] = np.mean([A for A, _, _ in maps], axis=0)
+    big[d:, :d] = np.mean([np.kron(A, c[:, None]) + np.kron(c[:, None], A)
+                           for A, c, _ in maps], axis=0)
+    big[d:, d:] = np.mean([np.kron(A, A) for A, _, _ in maps], axis=0)
+    b = np.concatenate([np.mean([c for _, c, _ in maps], axis=0),
+                        np.mean([np.outer(c, c) + N @ N.T for _, c, N in maps],
+                                axis=0).reshape(-1)])
+    h = g.grad_phi(np.zeros((1, dx)))[0]
+    G = np.stack([g.grad_phi(np.eye(dx)[i][None])[0] - h for i in range(dx)], axis=1)
+    weight = np.zeros((d, d))
+    weight[:dx, :dx] = G.T @ G
+    ell = np.concatenate([np.pad(2 * G.T @ h, (0, d - dx)), weight.reshape(-1)])
+    s0 = np.concatenate([g.z0, np.outer(g.z0, g.z0).reshape(-1)])
+    eye = np.eye(size)
+    s_star = np.linalg.solve(eye - big, b)
+    transient = np.linalg.solve(eye - big, (eye - np.linalg.matrix_power(big, T)) @ (s0 - s_star))
+    return float(ell @ (s_star + transient / T) + h @ h)
+
+
+def test_p20_average_is_the_kron_assembly_bit_for_bit():
+    """fednorm.p20's grad_phi_average (all client sets batched, Kronecker products broadcast)
+    gives the map-by-map np.kron assembly's numbers exactly, at short and long horizons."""
+    from fedbounds.verify.claims.fednorm import P20_SET, grad_phi_average
+
+    g = make_game({**P20_SET, "M": 6}, 0)
+    config = {"tau": 1, "tau_max": 3, "P": 3, "eta_cx": 0.01, "eta_cy": 0.02, "gamma_sx": 0.001,
+              "gamma_sy": 0.05}
+    average = grad_phi_average(g, config, 3)
+    values = [average(T) for T in (1, 10, 1000, 10**9)]
+    assert values[0] != values[-1]
+    for T, value in zip((1, 10, 1000, 10**9), values, strict=True):
+        assert value == _average_with_kron(g, config, 3, T)
