@@ -28,6 +28,7 @@ import math
 import os
 import platform
 import re
+import time
 from collections.abc import Callable
 from functools import cache
 from importlib import metadata
@@ -46,7 +47,7 @@ from fedbounds.verify import catalog
 from fedbounds.verify.claim import RunConfig
 
 from . import mathtext
-from .lifecycle import replace_folder, sweep_stale, temp_folder, worker_pool
+from .lifecycle import replace_folder, sweep_stale, temp_folder
 from .store import ResultStore, cached_derivation, figure_key, open_store, source_hash
 
 VERDICT_COLOURS = {"confirmed": "#1a7f37", "refuted": "#cf222e", "inconclusive": "#9a6700",
@@ -274,6 +275,29 @@ def theory(paper: str, store: Path | None = None, fresh: bool = False) -> dict:
             "complexity": complexity_rows}
 
 
+# seconds of each paper's theory (findings, derivations), in the units of
+# runner.CLAIM_SECONDS (measured in one fresh report with FEDBOUNDS_TIMINGS=1): a scheduling
+# estimate only (longest first); another paper is estimated at DEFAULT_THEORY_SECONDS
+THEORY_SECONDS = {"fednorm": 21.6, "sagda": 11.8, "fedsgda": 8.5, "feddro": 2.0,
+                  "proxskip": 1.8}
+DEFAULT_THEORY_SECONDS = 2.0
+
+
+def theory_jobs(keys: list[str], store: Path | None = None, fresh: bool = False) -> list:
+    """:func:`theory` of each paper in ``keys`` as a :class:`.runner.Job` (key: the paper),
+    to run in worker processes beside the claims."""
+    from .runner import Job
+
+    return [Job(paper, theory_job, (paper, store, fresh),
+                THEORY_SECONDS.get(paper, DEFAULT_THEORY_SECONDS)) for paper in keys]
+
+
+def theory_job(paper: str, store: Path | None = None, fresh: bool = False) -> dict:
+    """:func:`theory`, looked up by name where the job runs (a worker forked from this process
+    runs this module's ``theory`` as it was at the fork)."""
+    return theory(paper, store, fresh)
+
+
 def finding_prose(theorem, finding, names: dict[str, str]) -> Prose:
     """A computed finding with its formulas printed from sympy: the forced range of a ratio
     (``η_y/η_x > 20κ²`` …) and the inputs that empty the condition set; any other finding's
@@ -418,7 +442,7 @@ def write_report(out: Path, profile: str = "quick", backend: str = "serial", see
     before anything runs or is written). With a result store (``store``), stored verdicts and
     derivations are reused and new ones stored; ``fresh`` recomputes (and replaces) them."""
 
-    from .runner import Plan, check_backend, run_tasks
+    from .runner import Plan, TimingLog, check_backend, run_with_jobs
 
     check_backend(backend, scheduler)
     out = report_folder(out)
@@ -432,17 +456,19 @@ def write_report(out: Path, profile: str = "quick", backend: str = "serial", see
     registry.papers()  # loaded once, here: the forked theory workers inherit it
     if store is not None:
         source_hash()  # hashed once, here: the forked theory workers key derivations by it too
-    # theory pages (symbolic complexity derivations) in worker processes while claims run here
-    with worker_pool(2) as pool:
-        pending = {key: pool.submit(theory, key, store, fresh) for key in keys}
-        results = run_tasks(plan, progress)
-        theories = {key: f.result() for key, f in pending.items()}
+    # the theory pages' slow parts (findings, symbolic derivations) run in worker processes
+    # beside the claims: with the process backend in the claims' pool, longest first
+    log = TimingLog()
+    started = time.time()
+    results, theories = run_with_jobs(plan, progress, theory_jobs(keys, store, fresh), log)
+    log.phase("claims and theory", started)
     catalog.with_provenance([r.verdict for r in results])  # stored verdicts lack it
     verdicts = {r.verdict.id: r.verdict for r in results}
     drawn = {r.verdict.id: r.svg for r in results if r.svg is not None}
     out.parent.mkdir(parents=True, exist_ok=True)
     with temp_folder(out.parent) as tmp:
         db = open_store(store)
+        started = time.time()
         try:
             render_pages(tmp, keys, theories, verdicts, all_claims, profile=profile,
                          seed=seed, instance_seed=instance_seed, store=db, fresh=fresh,
@@ -450,6 +476,7 @@ def write_report(out: Path, profile: str = "quick", backend: str = "serial", see
         finally:
             if db is not None:
                 db.close()
+        log.phase("pages", started)
         report_folder(out)  # still ours to replace (nothing turned up there meanwhile)
         replace_folder(tmp, out)
     changed = False

@@ -14,13 +14,21 @@ themselves (a worker still starting when the parent dies exits within seconds) a
 cluster is up, are registered with the guardian too. With ``scheduler`` the tasks go to an
 existing dask cluster instead, whose workers are not ours to kill. An interrupted run cancels
 what has not started.
+
+Scheduling: the process backend submits its tasks longest first, by a static cost estimate
+(:func:`claim_cost`, seconds measured on the quick profile), so that both workers stay busy to
+the end; side :class:`Job` s (a report's symbolic derivations) share that pool and that order.
+``FEDBOUNDS_TIMINGS=1`` prints each task's start and end per worker, and each worker's idle
+time, to stderr (:class:`TimingLog`; nothing of it reaches a report's files).
 """
 
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import logging
 import os
+import sys
 import time
 import traceback
 from collections.abc import Callable, Mapping, Sequence
@@ -36,6 +44,96 @@ from .lifecycle import register_pids, unregister_pids, worker_pool
 BACKENDS = ("serial", "process", "dask")
 PROCESS_WORKERS = 2
 SCHEDULER_TIMEOUT_S = 10
+TIMINGS_ENV = "FEDBOUNDS_TIMINGS"
+
+# quick-profile seconds of the slowest claims (process pool, 2 workers): a scheduling estimate
+# only (longest first); a claim not listed is estimated at DEFAULT_CLAIM_SECONDS
+CLAIM_SECONDS = {
+    "fedsgda.p5a": 8.5, "fedsgda.p6": 5.0, "fedsgda.p5b": 4.9, "sagda.p5": 4.3,
+    "proxskip.p19": 3.8, "fednorm.p11": 3.5, "sagda.p8a": 3.4, "fednorm.p10b": 3.3,
+    "fednorm.p21": 3.2, "sagda.p8b": 3.1, "sagda.p10": 3.0, "sagda.p6a": 3.0, "sagda.p16": 2.9,
+    "proxskip.p4": 2.6, "fednorm.p20": 2.5, "proxskip.p7": 2.5, "sagda.p12": 2.1,
+    "proxskip.p20": 2.0, "fednorm.p9a": 1.8, "proxskip.p23": 1.8, "fednorm.p9b": 1.7,
+    "feddro.p5": 1.7, "proxskip.p15": 1.7, "proxskip.p17": 1.7, "fednorm.p10a": 1.7,
+    "fedsgda.p16": 1.6, "feddro.p6": 1.6, "feddro.p9": 1.6, "feddro.p14": 1.5,
+    "sagda.p9d": 1.5, "proxskip.p3": 1.4, "feddro.p16": 1.4, "proxskip.p12": 1.4,
+    "proxskip.p6": 1.3, "feddro.p3": 1.3, "feddro.p11": 1.3, "proxskip.p26": 1.2,
+    "proxskip.p27": 1.2, "feddro.p7": 1.1, "feddro.p17": 1.1, "sagda.p15": 1.1}
+DEFAULT_CLAIM_SECONDS = 0.5
+
+
+def claim_cost(claim_id: str) -> float:
+    """A claim's estimated seconds (:data:`CLAIM_SECONDS`), for longest-first scheduling."""
+    return CLAIM_SECONDS.get(claim_id, DEFAULT_CLAIM_SECONDS)
+
+
+@dataclass(frozen=True)
+class Job:
+    """A side task run beside the claims (in the process backend, in their pool): ``fn(*args)``
+    (importable, picklable), with its estimated seconds ``cost`` for the schedule."""
+
+    key: str
+    fn: Callable[..., Any]
+    args: tuple = ()
+    cost: float = 0.0
+
+
+@dataclass(frozen=True)
+class Timed:
+    """A value computed in a worker, with the worker's pid and its start and end (epoch s)."""
+
+    value: Any
+    pid: int
+    start: float
+    end: float
+
+
+def timed(fn: Callable[..., Any], *args: Any) -> Timed:
+    """``fn(*args)`` with where and when it ran (importable in worker processes)."""
+    start = time.time()
+    value = fn(*args)
+    return Timed(value, os.getpid(), start, time.time())
+
+
+class TimingLog:
+    """The opt-in timing log (``FEDBOUNDS_TIMINGS=1``): a line per task and phase on stderr,
+    seconds since the log began, and each worker's busy and idle seconds at the end."""
+
+    def __init__(self, enabled: bool | None = None) -> None:
+        self.enabled = (os.environ.get(TIMINGS_ENV, "") not in ("", "0")
+                        if enabled is None else enabled)
+        self.origin = time.time()
+        self.busy: dict[int, float] = {}
+        self.last: dict[int, float] = {}
+
+    def task(self, kind: str, key: str, pid: int, start: float, end: float) -> None:
+        """A task that ran in worker ``pid`` from ``start`` to ``end`` (epoch seconds)."""
+        if not self.enabled:
+            return
+        self.busy[pid] = self.busy.get(pid, 0.0) + end - start
+        self.last[pid] = max(self.last.get(pid, 0.0), end)
+        self._print(f"task {kind} {key} worker {pid} start {start - self.origin:.2f} "
+                    f"end {end - self.origin:.2f} ({end - start:.2f} s)")
+
+    def phase(self, name: str, start: float) -> None:
+        """A phase of this process that began at ``start`` (epoch seconds) and ends now."""
+        if self.enabled:
+            now = time.time()
+            self._print(f"phase {name} start {start - self.origin:.2f} "
+                        f"end {now - self.origin:.2f} ({now - start:.2f} s)")
+
+    def workers(self) -> None:
+        """Each worker's busy seconds, and its idle seconds up to now (the pool's end)."""
+        if not self.enabled:
+            return
+        span = time.time() - self.origin
+        for pid, busy in sorted(self.busy.items()):
+            self._print(f"worker {pid} busy {busy:.2f} s, idle {span - busy:.2f} s of "
+                        f"{span:.2f} s (last task ended at {self.last[pid] - self.origin:.2f})")
+
+    @staticmethod
+    def _print(line: str) -> None:
+        print(f"[timings] {line}", file=sys.stderr, flush=True)
 
 
 def run_claim(claim_id: str, profile: str, seed: int, instance_seed: int = 0):
@@ -65,12 +163,16 @@ class Computed:
     computed_at: str
     environment: dict[str, str]
     svg: bytes | None = None  # the verdict's figure, drawn where it was computed (reports)
+    pid: int = 0  # the worker, and when it ran (epoch seconds): the timing log's
+    start: float = 0.0
+    end: float = 0.0
 
 
 def compute(claim_id: str, profile: str, seed: int, instance_seed: int = 0,
             figures: bool = False) -> Computed:
     """A worker's task: :func:`run_claim`, timestamped, with the worker's environment; with
     ``figures``, the verdict's figure drawn as SVG too (in the worker, beside the claims)."""
+    start = time.time()
     started = result_store.now()
     verdict = result_store.normalized(run_claim(claim_id, profile, seed, instance_seed))
     computed = result_store.now()
@@ -79,7 +181,8 @@ def compute(claim_id: str, profile: str, seed: int, instance_seed: int = 0,
         from .figures import svg_bytes
 
         svg = svg_bytes(verdict.figure)
-    return Computed(verdict, started, computed, result_store.environment(), svg)
+    return Computed(verdict, started, computed, result_store.environment(), svg, os.getpid(),
+                    start, time.time())
 
 
 @dataclass
@@ -120,8 +223,19 @@ def run_claims(ids: list[str], profile: str = "quick", seed: int = 0, backend: s
 def run_tasks(plan: Plan, progress: Callable[[str], None] | None = None) -> list[Result]:
     """A :class:`Result` per task of ``plan``, in its order; ``progress(claim_id)`` after each
     task (stored ones first)."""
+    return run_with_jobs(plan, progress)[0]
+
+
+def run_with_jobs(plan: Plan, progress: Callable[[str], None] | None = None,
+                  jobs: Sequence[Job] = (), log: TimingLog | None = None
+                  ) -> tuple[list[Result], dict[str, Any]]:
+    """:func:`run_tasks`, and each of ``jobs`` run beside the claims: its value by its key.
+    The process backend runs the jobs in the claims' pool, everything longest first; the
+    other backends run them in a process pool of their own while the claims run."""
     check_backend(plan.backend, plan.scheduler)
+    log = log or TimingLog()
     results: list[Result | None] = [None] * len(plan.tasks)
+    values: dict[str, Any] = {}
     keys = _keys(plan)
     db = result_store.open_store(plan.store)
     try:
@@ -137,6 +251,7 @@ def run_tasks(plan: Plan, progress: Callable[[str], None] | None = None) -> list
 
         def finished(index: int, done: Computed) -> None:
             cid, _ = plan.tasks[index]
+            log.task("claim", cid, done.pid, done.start, done.end)
             if db is not None and result_store.storable(done.verdict):
                 db.put(keys[index], done.verdict, profile=plan.profile, overrides=plan.overrides,
                        started_at=done.started_at, computed_at=done.computed_at,
@@ -145,12 +260,36 @@ def run_tasks(plan: Plan, progress: Callable[[str], None] | None = None) -> list
             if progress:
                 progress(cid)
 
-        if todo:
-            _BACKEND_RUNNERS[plan.backend](plan, todo, finished)
+        def job_done(job: Job, done: Timed) -> None:
+            log.task("job", job.key, done.pid, done.start, done.end)
+            values[job.key] = done.value
+
+        if plan.backend == "process" and (todo or jobs):
+            _process_with_jobs(plan, todo, finished, jobs, job_done)
+            log.workers()
+        else:
+            with worker_pool(PROCESS_WORKERS) if jobs else contextlib.nullcontext() as pool:
+                pending = {pool.submit(timed, job.fn, *job.args): job
+                           for job in sorted(jobs, key=lambda job: -job.cost)}
+                if todo:
+                    _BACKEND_RUNNERS[plan.backend](plan, todo, finished)
+                for future, job in pending.items():
+                    job_done(job, future.result())
     finally:
         if db is not None:
             db.close()
-    return [r for r in results if r is not None]
+    return [r for r in results if r is not None], values
+
+
+def longest_first(plan: Plan, todo: Sequence[int], jobs: Sequence[Job] = ()
+                  ) -> list[tuple[str, int]]:
+    """The order of submission: ("claim", task index) and ("job", job index) by decreasing
+    estimated seconds (:func:`claim_cost`, :attr:`Job.cost`); ties keep claims before jobs,
+    each in its given order."""
+    entries = [(claim_cost(plan.tasks[index][0]), 0, index) for index in todo]
+    entries += [(job.cost, 1, index) for index, job in enumerate(jobs)]
+    entries.sort(key=lambda entry: (-entry[0], entry[1], entry[2]))
+    return [("job" if kind else "claim", index) for _cost, kind, index in entries]
 
 
 def check_backend(backend: str, scheduler: str | None = None) -> None:
@@ -180,10 +319,28 @@ def _serial(plan: Plan, todo: Sequence[int], finished: Finished) -> None:
 
 
 def _process(plan: Plan, todo: Sequence[int], finished: Finished) -> None:
+    _process_with_jobs(plan, todo, finished)
+
+
+def _process_with_jobs(plan: Plan, todo: Sequence[int], finished: Finished,
+                       jobs: Sequence[Job] = (),
+                       job_done: Callable[[Job, Timed], None] | None = None) -> None:
+    """Claims and jobs in one pool of :data:`PROCESS_WORKERS`, submitted longest first (the
+    pool hands them out in that order), taken as they complete."""
     with worker_pool(PROCESS_WORKERS) as pool:
-        futures = {pool.submit(compute, *_args(plan, index)): index for index in todo}
+        futures: dict[concurrent.futures.Future, tuple[str, int]] = {}
+        for kind, index in longest_first(plan, todo, jobs):
+            if kind == "claim":
+                future = pool.submit(compute, *_args(plan, index))
+            else:
+                future = pool.submit(timed, jobs[index].fn, *jobs[index].args)
+            futures[future] = (kind, index)
         for future in concurrent.futures.as_completed(futures):
-            finished(futures[future], future.result())
+            kind, index = futures[future]
+            if kind == "claim":
+                finished(index, future.result())
+            elif job_done is not None:
+                job_done(jobs[index], future.result())
 
 
 def _dask(plan: Plan, todo: Sequence[int], finished: Finished) -> None:
