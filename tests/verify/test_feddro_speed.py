@@ -1,17 +1,19 @@
 """The compiled FedDRO step and metrics on scalar families give numpy's numbers: the client sum
 is numpy's pairwise summation bit for bit (any length), the fused x̄ and ‖∇Φ(x̄)‖² equal the
 numpy oracles', and the in-place step equals the pure step with more than 128 clients (where
-numpy's sum splits into halves)."""
+numpy's sum splits into halves); the compiled Theorem 4.1 round map gives Python's floats."""
 
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 import pytest
 
 from fedbounds.problems.feddro import ScalarRows, make
 from fedbounds.verify.algorithms.feddro import FEDDRO, _pairwise_sum, history, observers
+from fedbounds.verify.exact import feddro as feddro_exact
 
 
 @pytest.mark.parametrize("n", [*range(1, 140), 255, 256, 257, 1000, 4097])
@@ -66,3 +68,44 @@ def test_advance_with_many_clients_matches_step() -> None:
         assert np.array_equal(fast.metrics[metric], reference), metric
     for got, want in zip(fast.trace.state, pure.trace.state, strict=True):
         assert np.array_equal(got, want)
+
+
+def python_rounds(case: str, I: int, eta: float, rounds: int, decay: bool,  # noqa: E741
+                  literal: bool) -> tuple[list[float], tuple[float, float], int | None]:
+    """Algorithm 1 on the Theorem 4.1 instance (g_1 = 4x − 4, g_2 = −2x + 4), Python floats."""
+    xb = float(feddro_exact.X0)
+    y = (xb, xb)
+    traj = [xb]
+    for r in range(rounds):
+        x1 = x2 = xb
+        for j in range(I):
+            e = eta / math.sqrt(r * I + j + 1) if decay else eta
+            if j == 0 and case == "II":
+                u1 = u2 = xb
+            elif j == 0 and literal:
+                u1, u2 = y
+            else:
+                u1, u2 = 4.0 * x1 - 4.0, -2.0 * x2 + 4.0
+            x1 = x1 - e * 4.0 * (u1 / (u1 * u1 + 4) ** 0.5)
+            x2 = x2 - e * -2.0 * (u2 / (u2 * u2 + 4) ** 0.5)
+        nxt = (x1 + x2) / 2
+        if not math.isfinite(nxt) or abs(nxt) > feddro_exact.BLOWUP:
+            return traj, y, r + 1
+        xb, y = nxt, (4.0 * x1 - 4.0, -2.0 * x2 + 4.0)
+        traj.append(xb)
+    return traj, y, None
+
+
+@pytest.mark.parametrize(("case", "literal"), [("I", False), ("I", True), ("II", False)])
+@pytest.mark.parametrize("decay", [False, True])
+@pytest.mark.parametrize(("I", "eta"), [(1, 0.3), (3, 0.05), (7, 2.0), (2, 1e3)])
+def test_compiled_rounds_equal_python_floats(case: str, literal: bool, decay: bool, I: int,  # noqa: E741
+                                             eta: float) -> None:
+    """The compiled round map gives Python's floats bit for bit (its (·)^0.5 is libm's pow, as
+    Python's), and stops where Python's loop stops."""
+    run = feddro_exact.run_rounds(case, I, eta, 400, decay="sqrt" if decay else None,
+                                  variant="literal" if literal else "proof")
+    traj, y, stop = python_rounds(case, I, eta, 400, decay, literal)
+    assert run.xbar == traj
+    assert run.y == y
+    assert run.diverged_at == stop

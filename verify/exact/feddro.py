@@ -16,6 +16,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any, NamedTuple
 
+import numba
 import numpy as np
 import sympy as sp
 from scipy import optimize
@@ -148,24 +149,57 @@ class Trajectory(NamedTuple):
 def run_rounds(case: str, I: int, eta: float, rounds: int, *, decay: str | None = None,
                variant: str = "proof", x0: float = X0) -> Trajectory:
     """x̄ at each communication round of Algorithm 1 on the instance, stopping at the first
-    round where x̄ is not finite, exceeds :data:`BLOWUP` or overflows (diverged)."""
+    round where x̄ is not finite or exceeds :data:`BLOWUP` (diverged). One compiled call
+    (:func:`_rounds`: :func:`_round`'s operations in its order, the same numbers)."""
     xb = float(x0)
-    y: tuple[float, float] = (xb, xb)  # y_k⁰ = ȳ⁰ = g(x̄⁰) = x̄⁰ (literal: Alg. 1, line 2)
-    traj = [xb]
+    traj = np.empty(int(rounds) + 1)
+    (a1, a2), (c1, c2) = SLOPES, OFFSETS
+    done, status, y1, y2 = _rounds(xb, xb, xb, int(I), float(eta), int(rounds),
+                                   decay == "sqrt", case == "II", variant == "literal",
+                                   a1, a2, c1, c2, BLOWUP, 0.5, traj)
+    xbar = traj[:done + 1].tolist()
+    if status == 0:
+        return Trajectory(xbar, (y1, y2), None, None)
+    reason = "x̄ is not finite" if status == 1 else f"|x̄| exceeds {BLOWUP:g}"
+    return Trajectory(xbar, (y1, y2), done + 1, reason)
+
+
+@numba.njit(cache=True, nogil=True, error_model="numpy")
+def _rounds(xb: float, y1: float, y2: float, I: int, eta: float, rounds: int, decay: bool,
+            case_two: bool, literal: bool, a1: float, a2: float, c1: float, c2: float,
+            blowup: float, half: float, traj: np.ndarray) -> tuple[int, int, float, float]:
+    """``rounds`` rounds of :func:`_round` from x̄ = ``xb`` with the y carry (y1, y2), η^t =
+    η/√(t + 1) with ``decay``; x̄ of every round into ``traj`` (x̄⁰ first). Returns (rounds
+    done, 0 or the reason of the stop: 1 x̄ not finite, 2 |x̄| > ``blowup``, the y carry).
+    ``half`` = 0.5 is an argument so that (·)^half is libm's pow, as Python's ``** 0.5`` is (a
+    constant exponent may become a square root, which can round differently)."""
+    traj[0] = xb
     for r in range(rounds):
-        its = range(r * I, (r + 1) * I)
-        etas = [eta / math.sqrt(t + 1) if decay == "sqrt" else eta for t in its]
-        try:
-            nxt, y_next = _round(xb, etas, case, variant, y)
-        except (OverflowError, ZeroDivisionError) as e:
-            return Trajectory(traj, y, r + 1, f"overflow in round {r + 1} ({e})")
+        x1 = xb
+        x2 = xb
+        for j in range(I):
+            e = eta / math.sqrt(r * I + j + 1) if decay else eta
+            if j == 0 and case_two:
+                u1 = xb
+                u2 = xb
+            elif j == 0 and literal:
+                u1 = y1
+                u2 = y2
+            else:
+                u1 = a1 * x1 + c1
+                u2 = a2 * x2 + c2
+            x1 = x1 - e * a1 * (u1 / math.pow(u1 * u1 + 4, half))
+            x2 = x2 - e * a2 * (u2 / math.pow(u2 * u2 + 4, half))
+        nxt = (x1 + x2) / 2
         if not math.isfinite(nxt):
-            return Trajectory(traj, y, r + 1, "x̄ is not finite")
-        if abs(nxt) > BLOWUP:
-            return Trajectory(traj, y, r + 1, f"|x̄| exceeds {BLOWUP:g}")
-        xb, y = nxt, y_next
-        traj.append(float(xb))
-    return Trajectory(traj, y, None, None)
+            return r, 1, y1, y2
+        if abs(nxt) > blowup:
+            return r, 2, y1, y2
+        xb = nxt
+        y1 = a1 * x1 + c1
+        y2 = a2 * x2 + c2
+        traj[r + 1] = xb
+    return rounds, 0, y1, y2
 
 
 def _round(xb: float, etas: list[float], case: str, variant: str, y: tuple[float, float]
