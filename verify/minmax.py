@@ -230,6 +230,8 @@ def fast_local_steps(g: MinMaxGame, tau: np.ndarray, s: np.ndarray, *, rho: floa
     elementwise operation broadcasts a length-d axis over clients (~10x slower in numpy).
     ``shared_start``: every client of a replica starts at the same point (z0 a repeat); under a
     common Hessian the first step's H z is then one product per replica (:func:`shared_grad`).
+    ``first``: the noise-free gradients ∇f_i(z0) (R, k, d) when the caller has them already
+    (``client_grad`` / :func:`shared_grad` at z0, without ``x_snap``: the same numbers).
     The gathered H_i, h_i are kept while ``idx`` is the same (unchanged) array as last time."""
     scale = noise_scale(g, batch)
     dx, d = g.dx, g.d
@@ -240,7 +242,7 @@ def fast_local_steps(g: MinMaxGame, tau: np.ndarray, s: np.ndarray, *, rho: floa
 
     def run(z0: np.ndarray, idx: np.ndarray | None, xi: np.ndarray | None, scratch: dict, *,
             corr: np.ndarray | None = None, x_snap: np.ndarray | None = None,
-            shared_start: bool = False) -> np.ndarray:
+            shared_start: bool = False, first: np.ndarray | None = None) -> np.ndarray:
         shape = z0.shape
         R, k, _ = shape
         key = ("local", shape)
@@ -268,7 +270,9 @@ def fast_local_steps(g: MinMaxGame, tau: np.ndarray, s: np.ndarray, *, rho: floa
         z = z0
         buf = None
         for step in range(K):
-            if step == 0 and shared_start and common:  # one H z per replica, then + h_i
+            if step == 0 and first is not None:  # the caller's ∇f_i(z0), the same numbers
+                grad = first.copy()
+            elif step == 0 and shared_start and common:  # one H z per replica, then + h_i
                 grad = shared_grad(g, z, h, x_snap)
             elif x_snap is None:
                 grad = client_grad(g, z, H=H, h=h)

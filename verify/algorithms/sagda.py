@@ -124,22 +124,29 @@ def build_sagda(g: MinMaxGame, config: Mapping[str, Any], option: int = 0) -> Me
         idx = sampled_in_run(draws["clients"], m, scratch)
         zt = np.repeat(z[:, None], m, 1)
         xi = draws.get("noise")
-        corr = v_new = None
+        corr = v_new = grad_zt = None
         if option:
-            v_new = shared_grad(g, zt, g.h[idx]) if common else client_grad(g, zt, idx)
+            kept = scratch.get("h_sel")
+            if kept is None or kept[0] is not idx:  # g.h[idx], again only for a new index set
+                kept = scratch["h_sel"] = (idx, g.h[idx])
+            v_new = grad_zt = shared_grad(g, zt, kept[1]) if common else client_grad(g, zt, idx)
             if xi is not None:
                 v_new = noisy_grad(g, v_new, draws["cv_noise"])
             if option == 2:
                 corr = client_mean(v_new)[:, None] - v_new
             else:
                 corr = client_mean(state.V)[:, None] - gather(state.V, idx)
-        zK = run_local(zt, idx, xi, scratch, corr=corr, shared_start=True)
+        # the local steps start at z_t, where ∇f_i(z_t) was just taken (the same product)
+        zK = run_local(zt, idx, xi, scratch, corr=corr, shared_start=True, first=grad_zt)
         z_new = project_y(g, z + eta_g * (client_mean(zK) - z))
+        ones = scratch.get("ones")
+        if ones is None or ones.shape[0] != R:
+            ones = scratch["ones"] = np.ones(R)
         if option == 1:
             V = state.V
             np.put_along_axis(V, idx[..., None], v_new, axis=1)
-            return SAGDA1State(z_new, V), np.ones(R)
-        return ServerState(z_new), np.ones(R)
+            return SAGDA1State(z_new, V), ones
+        return ServerState(z_new), ones
 
     return Method(init, step, observe=server_observe(g), streams=streams, advance=advance,
                   config={**{k: config[k] for k in ("eta_xl", "eta_yl", "eta_xg", "eta_yg")},
