@@ -37,7 +37,10 @@ def _geometric_claim(rate: float, predicted: float) -> ClaimSpec:
 
 
 @pytest.fixture
-def fake_claims(monkeypatch):
+def fake_claims(monkeypatch, theory_once):
+    """Install one claim as the whole catalogue; the proxskip theory page is computed once."""
+    theory_once(monkeypatch, "proxskip")
+
     def install(spec: ClaimSpec) -> None:
         monkeypatch.setattr(catalog, "claims", lambda: {spec.id: spec})
 

@@ -37,12 +37,16 @@ def _stand_in(cid: str, provenance: str, derivation: str, exact: bool,
     return measure
 
 
-@pytest.fixture
-def report(tmp_path: Path, monkeypatch) -> Path:
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory, theory_once) -> Path:
+    """One report of the stand-ins, read (never changed) by every test here."""
     specs = {row[0]: _stand_in(*row) for row in STAND_INS}
-    monkeypatch.setattr(catalog, "claims", lambda: specs)
-    write_report(tmp_path / "r", papers=["proxskip"])
-    return tmp_path / "r"
+    out = tmp_path_factory.mktemp("provenance") / "r"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(catalog, "claims", lambda: specs)
+        theory_once(patch, "proxskip")
+        write_report(out, papers=["proxskip"])
+    return out
 
 
 def test_index_and_paper_pages_count_refutations_by_meaning(report: Path) -> None:
