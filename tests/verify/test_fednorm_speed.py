@@ -57,8 +57,8 @@ def test_fused_round_gives_the_iterates_of_step(alg, family, values, config):
     assert method.advance is not None and method.advance.__name__ == "advance_fused"
     observe = {"z": lambda st: st.z[:, 0], "last": lambda st: st.z[:, -1]}
     fast = simulate(method, 40, replicas=5, seed=2, record_every=3, observe=observe)
-    reference = simulate(dataclasses.replace(method, advance=None), 40, replicas=5, seed=2,
-                         record_every=3, observe=observe)
+    pure = dataclasses.replace(method, advance=None, advance_steps=None)
+    reference = simulate(pure, 40, replicas=5, seed=2, record_every=3, observe=observe)
     assert not reference.diverged and not fast.diverged
     assert float(np.max(np.abs(reference.state.z - reference.metrics["z"][0][:, None]))) > 1e-3
     for field, a, b in zip(reference.state._fields, fast.state, reference.state, strict=True):
@@ -77,8 +77,8 @@ def test_fused_round_from_a_given_state_leaves_it_unchanged():
     kept = start.z.copy()
     fast = simulate(method, 25, replicas=4, seed=3, state=start)
     np.testing.assert_array_equal(start.z, kept)
-    reference = simulate(dataclasses.replace(method, advance=None), 25, replicas=4, seed=3,
-                         state=start)
+    pure = dataclasses.replace(method, advance=None, advance_steps=None)
+    reference = simulate(pure, 25, replicas=4, seed=3, state=start)
     assert relative(fast.state.z, reference.state.z) <= RTOL
 
 
@@ -88,6 +88,7 @@ def test_multiplicative_noise_keeps_the_numpy_round():
     g = make_game({**NOISY, "beta_L": 0.3}, 2)
     method = FEDNORM_SGDA.method(g, {"tau": 3, "P": 2})
     assert method.advance is not None and method.advance.__name__ == "advance"
+    assert method.advance_steps is None
 
 
 def test_a_changed_step_size_is_caught():
@@ -96,8 +97,10 @@ def test_a_changed_step_size_is_caught():
     config = {"tau": 3, "P": 2, "eta_cx": 0.05}
     method = FEDNORM_SGDA.method(g, config)
     other = FEDNORM_SGDA.method(g, {**config, "eta_cx": 0.05 * (1 + 1e-9)})
-    fast = simulate(dataclasses.replace(method, advance=other.advance), 30, replicas=3, seed=1)
-    reference = simulate(dataclasses.replace(method, advance=None), 30, replicas=3, seed=1)
+    mixed = dataclasses.replace(method, advance=other.advance, advance_steps=None)
+    fast = simulate(mixed, 30, replicas=3, seed=1)
+    pure = dataclasses.replace(method, advance=None, advance_steps=None)
+    reference = simulate(pure, 30, replicas=3, seed=1)
     assert relative(fast.state.z, reference.state.z) > RTOL
 
 
@@ -212,3 +215,29 @@ def test_p20_average_is_the_kron_assembly_bit_for_bit():
     assert values[0] != values[-1]
     for T, value in zip((1, 10, 1000, 10**9), values, strict=True):
         assert value == _average_with_kron(g, config, 3, T)
+
+
+@pytest.mark.parametrize("family, values", list(GAMES.values()), ids=list(GAMES))
+@pytest.mark.parametrize("config", list(CONFIGS))
+@pytest.mark.parametrize("alg", [LOCAL_SGDA_PLUS, FEDNORM_SGDA, FEDNORM_SGDA_PLUS],
+                         ids=lambda a: a.name)
+def test_rounds_between_records_in_one_call_are_the_rounds_one_by_one(alg, config, family,
+                                                                      values):
+    """advance_steps (every round between two records in one compiled call: the snapshot
+    refreshed inside, index sets from each round's own draws) gives bit for bit the records,
+    communications and final state of advance called round by round; records every 7 rounds
+    with a snapshot period of 2 or 3 and 30 rounds (a short last block)."""
+    g = make_game(values, 6, family)
+    method = alg.method(g, CONFIGS[config])
+    assert method.advance_steps is not None
+    observe = {"z": lambda st: st.z[:, 0], "last": lambda st: st.z[:, -1]}
+    blocks = simulate(method, 30, replicas=4, seed=8, record_every=7, observe=observe)
+    single = simulate(dataclasses.replace(method, advance_steps=None), 30, replicas=4, seed=8,
+                      record_every=7, observe=observe)
+    np.testing.assert_array_equal(blocks.iterations, [0, 7, 14, 21, 28, 30])
+    for a, b in zip(blocks.state, single.state, strict=True):
+        np.testing.assert_array_equal(a, b)
+    for name in observe:
+        np.testing.assert_array_equal(blocks.metrics[name], single.metrics[name])
+    np.testing.assert_array_equal(blocks.communications, single.communications)
+    assert blocks.communications[-1, 0] == 30

@@ -42,7 +42,7 @@ from ..minmax import (
     server_observe,
     signed,
 )
-from .fednorm_kernels import fednorm_round
+from .fednorm_kernels import fednorm_round, fednorm_rounds
 
 
 class FedNormState(NamedTuple):
@@ -158,6 +158,34 @@ def build_fednorm(g: MinMaxGame, config: Mapping[str, Any], *, normalized: bool 
         fednorm_round(z, idx, noise, no_snapshot, *fused, work)
         return FedNormState(z), scratch["communicated"]
 
+    no_noise_block = np.zeros((1, 0, 0, 0, 0))
+
+    def advance_fused_steps(st: FedNormState | FedNormPlusState, dr: Mapping[str, list],
+                            t: int, steps: int, scratch: dict
+                            ) -> tuple[FedNormState | FedNormPlusState, np.ndarray]:
+        """``steps`` rounds t, t + 1, … in one compiled call
+        (:func:`.fednorm_kernels.fednorm_rounds`): each round's index set and draws as
+        ``advance_fused`` takes them (:func:`sampled` on each round's own draws; all clients in
+        order at P = n), the server model and the snapshot updated in place."""
+        z = st.z
+        R = z.shape[0]
+        work = scratch.get("fused")
+        if work is None or work.shape[2] != R:
+            work = scratch["fused"] = np.empty((6, g.d, R))
+            scratch["communicated"] = np.ones(R)
+        if P == M:
+            idx = scratch.get(("every", steps))
+            if idx is None or idx.shape[1] != R:
+                idx = scratch[("every", steps)] = np.broadcast_to(
+                    np.arange(M), (steps, R, M)).copy()
+        else:
+            idx = sampled(np.concatenate(dr["clients"]), P).reshape(steps, R, P)
+        noise = np.stack(dr["noise"]) if g.noisy else no_noise_block
+        x_hat = st.x_hat.copy() if plus else no_snapshot
+        fednorm_rounds(z, idx, noise, x_hat, t, S, *fused, work)
+        new = FedNormPlusState(z, x_hat) if plus else FedNormState(z)
+        return new, np.full(R, float(steps))
+
     def advance(st: FedNormState | FedNormPlusState, dr: Mapping[str, Any], t: int,
                 scratch: dict) -> tuple[FedNormState | FedNormPlusState, np.ndarray]:
         """``step`` with less work, the same numbers: the local steps of
@@ -185,6 +213,7 @@ def build_fednorm(g: MinMaxGame, config: Mapping[str, Any], *, normalized: bool 
     resolved = {**c, "gamma_sx": gx, "gamma_sy": gy, "P": P, "tau_eff": tau_eff}
     return Method(init, step, observe=server_observe(g), streams=streams, config=resolved,
                   advance=advance if fused is None else advance_fused,
+                  advance_steps=None if fused is None else advance_fused_steps,
                   samples_per_step=float(tau.mean()),
                   **run_cost(g, P, int(tau.max()), int(tau.max()) if g.noisy else 0,
                              "tau_max" if c.get("tau_max") else "tau"))

@@ -171,3 +171,22 @@ def _project(v: np.ndarray, dx: int, radius: float, norm: np.ndarray) -> None:
     for k in range(dx, d):
         for r in range(R):
             v[k, r] = v[k, r] * norm[r]
+
+
+@_jit
+def fednorm_rounds(z: np.ndarray, idx: np.ndarray, noise: np.ndarray, x_hat: np.ndarray,
+                   t0: int, period: int, H: np.ndarray, h: np.ndarray, flags: np.ndarray,
+                   reals: np.ndarray, vectors: np.ndarray, clients: np.ndarray,
+                   work: np.ndarray) -> None:
+    """``idx.shape[0]`` consecutive rounds t0, t0 + 1, … of :func:`fednorm_round` on z, in
+    place: round k with the index sets idx[k] (R, P) and the draws noise[k] (R, K, P, d) (one
+    empty block when noise-free); the "+" variants first refresh the snapshot x_hat (R, dx), in
+    place, to z's x-block at every round t with t % period == 0 (``step``'s x̂ = x^{(t)})."""
+    noisy, dx, plus = flags[2] != 0, flags[3], flags[4] != 0
+    for k in range(idx.shape[0]):
+        if plus and (t0 + k) % period == 0:
+            for r in range(z.shape[0]):
+                for a in range(dx):
+                    x_hat[r, a] = z[r, a]
+        fednorm_round(z, idx[k], noise[k] if noisy else noise[0], x_hat, H, h, flags, reals,
+                      vectors, clients, work)
