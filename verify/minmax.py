@@ -211,8 +211,9 @@ def shared_grad(g: MinMaxGame, z: np.ndarray, h: np.ndarray,
     if x_snap is None:
         return client_grad(g, z1, H=g.H[None, :1], h=h)  # (1, 1, d, d): matmul broadcasts
     dx = g.dx
-    pair = np.concatenate([z1, np.concatenate([np.broadcast_to(x_snap, z1[..., :dx].shape),
-                                               z1[..., dx:]], axis=-1)], axis=1)
+    snap = x_snap if x_snap.shape == z1[..., :dx].shape else np.broadcast_to(
+        x_snap, z1[..., :dx].shape)
+    pair = np.concatenate([z1, np.concatenate([snap, z1[..., dx:]], axis=-1)], axis=1)
     both = np.matmul(g.H[None, :1], pair[..., None])[..., 0]  # (R, 2, d): at z, at the snapshot
     out = np.concatenate([both[:, :1, :dx], both[:, 1:, dx:]], axis=-1) + h
     if g.lam:

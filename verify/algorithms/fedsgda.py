@@ -111,7 +111,10 @@ def build_plus(g: MinMaxGame, config: Mapping[str, Any],
         z_new = project_y(g, z + eta_g * (client_mean(zQ) - z))
         if (t + 1) % S == 0:
             x_tilde = z_new[:, :dx].copy()
-        return FedSGDAPlusState(z_new, x_tilde), np.ones(z.shape[0])
+        ones = scratch.get("ones")
+        if ones is None or ones.shape[0] != z.shape[0]:  # the flags, made once per run
+            ones = scratch["ones"] = np.ones(z.shape[0])
+        return FedSGDAPlusState(z_new, x_tilde), ones
 
     return Method(init, step, observe=server_observe(g),
                   streams={"noise": noise_draw(Q, N, d)} if g.noisy else {},
@@ -212,21 +215,26 @@ def build_m(g: MinMaxGame, config: Mapping[str, Any]) -> Method[FedSGDAMState]:
                       ) -> tuple[FedSGDAMState, np.ndarray]:
         """:func:`advance` under additive noise: z and u (ours) are overwritten with z_t, u_t."""
         R = z.shape[0]
-        c = constants(z.shape, scratch)
+        c = scratch
+        if c.get("fused") != z.shape:  # per run: the buffers of the means, the flags
+            c.clear()
+            c.update(fused=z.shape, w=np.empty((R, d)), u_mean=np.empty((R, d)),
+                     flags=(np.zeros(R), np.ones(R)))
         sync = (it + 1) % Q == 0
         grad_old = c.get("grad") if c.get("at") is z else None
         if grad_old is None:
             grad_old = grads(z)
         z_mean = np.empty((R, d))
+        communicated = c["flags"][int(sync)]
         if sync:
-            w, u_mean = np.empty((R, d)), np.empty((R, d))
+            w, u_mean = c["w"], c["u_mean"]
             storm_sync_means(z, u, s, w, u_mean)
             w = project_y(g, w)
             if HT is not None:  # every client at w: one w Hᵀ per replica, + h_i in the kernel
                 storm_sync_update(w, u_mean, w @ HT, h_clients, xi, scale, keep, grad_old, z, u,
                                   z_mean)
                 c["at"], c["grad"] = z, grad_old
-                return FedSGDAMState(z_mean, z, u), np.full(R, float(sync))
+                return FedSGDAMState(z_mean, z, u), communicated
             np.copyto(z, w[:, None])
             grad_new = grads(z)
             u_old = np.broadcast_to(u_mean[:, None], z.shape)
@@ -237,7 +245,7 @@ def build_m(g: MinMaxGame, config: Mapping[str, Any]) -> Method[FedSGDAMState]:
             u_old = u
         c["at"], c["grad"] = z, grad_new
         storm_update(u_old, grad_old, grad_new, xi, scale, keep, z, u, z_mean)
-        return FedSGDAMState(z_mean, z, u), np.full(R, float(sync))
+        return FedSGDAMState(z_mean, z, u), communicated
 
     return Method(init, step, observe=server_observe(g),
                   streams={"noise": lambda rng, R: rng.standard_normal((R, N, d))}
