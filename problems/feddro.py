@@ -271,18 +271,13 @@ class ScalarFamily(CompositionalProblem):
 
     def _constants(self) -> dict[str, float]:
         abar = float(self.a.mean())
-        grid = np.linspace(-60, 60, GRID)
-        grad_phi = self._abar * self.grad_f(self._abar * grid + self._cbar)  # grad_Phi on grid
-        delta_h = 0.0
-        if self._has_h:  # ∇h_k on the grid, each distinct (w_k, m_k) computed once
-            pairs = sorted(set(zip(self.w.tolist(), self.m.tolist(), strict=True)))
-            distinct = np.stack([w * (grid - m) / np.sqrt((grid - m) ** 2 + 1)
-                                 for w, m in pairs], axis=1)  # (grid, pairs)
-            column = [pairs.index(pair) for pair in zip(self.w.tolist(), self.m.tolist(),
-                                                        strict=True)]
-            mean = np.add.reduce(np.take(distinct, column, axis=1), axis=1) / self.K  # ∇h
-            delta_h = abs(self.het) * float(np.max(np.abs(distinct - mean[:, None])))
-            grad_phi = grad_phi + mean
+        key = (self._abar, self._cbar) + ((self.het, self.w.astype(float).tobytes(),
+                                           self.m.astype(float).tobytes()) if self._has_h else ())
+        if key not in _GRID_CONSTANTS:  # the grid values of an earlier instance with these
+            if len(_GRID_CONSTANTS) >= 64:  # inputs are the same numbers
+                del _GRID_CONSTANTS[next(iter(_GRID_CONSTANTS))]
+            _GRID_CONSTANTS[key] = self._grid_constants()
+        delta_h, l_phi_true = _GRID_CONSTANTS[key]
         phi_star = float(self.Phi(self.x_star))
         return {
             "B_f": 1.0, "L_f": 0.5,  # f' = y/√(y²+4) ∈ (−1, 1), f'' = 4/(y²+4)^{3/2} ≤ 1/2
@@ -300,8 +295,26 @@ class ScalarFamily(CompositionalProblem):
             "x_star": float(self.x_star[0]),
             "Phi_star": phi_star,
             "Phi_gap0": float(self.Phi(self.x0)) - phi_star,
-            "L_Phi_true": float(np.max(np.abs(np.gradient(grad_phi, grid)))),
+            "L_Phi_true": l_phi_true,
         }
+
+    def _grid_constants(self) -> tuple[float, float]:
+        """(Δ_h, L_Φ) from ∇h_k and ∇Φ on a grid of [−60, 60]: they depend only on ā, c̄ and,
+        when there is an h, the (w_k, m_k) and het (:data:`_GRID_CONSTANTS` keeps them by these
+        inputs)."""
+        grid = np.linspace(-60, 60, GRID)
+        grad_phi = self._abar * self.grad_f(self._abar * grid + self._cbar)  # grad_Phi on grid
+        delta_h = 0.0
+        if self._has_h:  # ∇h_k on the grid, each distinct (w_k, m_k) computed once
+            pairs = sorted(set(zip(self.w.tolist(), self.m.tolist(), strict=True)))
+            distinct = np.stack([w * (grid - m) / np.sqrt((grid - m) ** 2 + 1)
+                                 for w, m in pairs], axis=1)  # (grid, pairs)
+            column = [pairs.index(pair) for pair in zip(self.w.tolist(), self.m.tolist(),
+                                                        strict=True)]
+            mean = np.add.reduce(np.take(distinct, column, axis=1), axis=1) / self.K  # ∇h
+            delta_h = abs(self.het) * float(np.max(np.abs(distinct - mean[:, None])))
+            grad_phi = grad_phi + mean
+        return delta_h, float(np.max(np.abs(np.gradient(grad_phi, grid))))
 
 
 class ScalarRows(ScalarFamily):
@@ -402,6 +415,7 @@ _P2_PARAMS: dict[str, Param] = {
     "alpha_h": _real(1.0, "scale of the h_k weights w_k", low=0),
     "het": _real(1.0, "heterogeneity scale: g_k − g and h_k − h times het (Φ unchanged)", low=0)}
 GRID = 240001  # points of [−60, 60] on which a scalar family's Δ_h and L_Φ are computed
+_GRID_CONSTANTS: dict[tuple, tuple[float, float]] = {}  # (Δ_h, L_Φ) by their inputs
 
 
 def scalar_footprint(values: Mapping[str, Any]) -> tuple[float, float]:

@@ -109,3 +109,20 @@ def test_compiled_rounds_equal_python_floats(case: str, literal: bool, decay: bo
     assert run.xbar == traj
     assert run.y == y
     assert run.diverged_at == stop
+
+
+@pytest.mark.parametrize(("name", "params"), [
+    ("feddro-p1", {"K": 6, "s": 0.5}),
+    ("feddro-p2", {"K": 4, "s": 1.0, "s_h": 1.0}),
+    ("feddro-p2", {"K": 4, "s": 0.0, "het": 0.25}),
+])
+def test_grid_constants_kept_by_their_inputs(name: str, params: dict) -> None:
+    """An instance whose Δ_h and L_Φ come from the kept values of an earlier instance (other K
+    or noise, the same ā, c̄, h) has the numbers its own grid computation gives."""
+    make(name, {**params, "s": 2.0})  # the same key: kept values used
+    make(name, {**params, "het": 1.0} if name == "feddro-p2" else {**params, "K": 2})
+    problem = make(name, params)
+    delta_h, l_phi = problem._grid_constants()
+    assert problem.constants["Delta_h"] == delta_h
+    assert problem.constants["L_Phi_true"] == l_phi
+    assert l_phi > 0 and (delta_h > 0) == (name == "feddro-p2")
