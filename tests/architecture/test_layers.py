@@ -9,6 +9,7 @@ direction.
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -51,40 +52,55 @@ def modules() -> dict[str, Path]:
     return out
 
 
+@cache
+def _nodes(source: str) -> tuple[ast.AST, ...]:
+    """Every node of the parsed source (``ast.walk``), parsed and walked once however many
+    checks read it (nothing changes a tree)."""
+    return tuple(ast.walk(ast.parse(source)))
+
+
+def _base(name: str, is_package: bool) -> list[str]:
+    """The package a relative import of ``name`` starts from, as its dotted parts."""
+    return name.split(".") if is_package else name.split(".")[:-1]
+
+
+def _from_target(node: ast.ImportFrom, base: list[str]) -> str:
+    """The module a ``from … import`` names, a relative one resolved against ``base``."""
+    if node.level:
+        return ".".join(base[: len(base) - node.level + 1] + ([node.module] if node.module
+                                                               else []))
+    return node.module or ""
+
+
 def imports(name: str, source: str, is_package: bool) -> list[tuple[str, list[str], int]]:
     """(imported module, imported names, line) for every import statement, relative ones
     resolved against ``name``."""
-    base = name.split(".") if is_package else name.split(".")[:-1]
+    base = _base(name, is_package)
     out = []
-    for node in ast.walk(ast.parse(source)):
+    for node in _nodes(source):
         if isinstance(node, ast.Import):
             out += [(a.name, [], node.lineno) for a in node.names]
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                target = ".".join(base[: len(base) - node.level + 1] + (
-                    [node.module] if node.module else []))
-            else:
-                target = node.module or ""
-            out.append((target, [a.name for a in node.names], node.lineno))
+            out.append((_from_target(node, base), [a.name for a in node.names], node.lineno))
     return out
 
 
 def private_uses(name: str, source: str, known: set[str], is_package: bool) -> list[str]:
     """``alias._name`` where ``alias`` is another fedbounds module bound by an import."""
     aliases = {}
-    tree = ast.parse(source)
-    for node in ast.walk(tree):
+    base = _base(name, is_package)
+    for node in _nodes(source):
         if isinstance(node, ast.Import):
             for a in node.names:
                 if a.name.startswith("fedbounds") and a.asname:
                     aliases[a.asname] = a.name
         elif isinstance(node, ast.ImportFrom):
-            for target, names, _ in imports(name, ast.unparse(node), is_package):
-                for a, item in zip(node.names, names, strict=True):
-                    if f"{target}.{item}" in known:
-                        aliases[a.asname or item] = f"{target}.{item}"
+            target = _from_target(node, base)
+            for a in node.names:
+                if f"{target}.{a.name}" in known:
+                    aliases[a.asname or a.name] = f"{target}.{a.name}"
     out = []
-    for node in ast.walk(tree):
+    for node in _nodes(source):
         if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
                 and node.value.id in aliases and node.attr.startswith("_")
                 and not node.attr.startswith("__")):
@@ -93,12 +109,17 @@ def private_uses(name: str, source: str, known: set[str], is_package: bool) -> l
     return out
 
 
+def _packages(table: dict[str, str]) -> set[str]:
+    """The modules of ``table`` that have submodules in it (packages)."""
+    return {m.rsplit(".", 1)[0] for m in table if "." in m}
+
+
 def violations(table: dict[str, str], known: set[str]) -> list[str]:
     """Wrong-direction imports and private names used across modules."""
     out = []
+    packages = _packages(table)
     for name, source in table.items():
-        is_package = name in {m.rsplit(".", 1)[0] for m in table if "." in m} or \
-            source.startswith("#package")
+        is_package = name in packages or source.startswith("#package")
         for target, names, line in imports(name, source, is_package):
             if not target.startswith("fedbounds"):
                 continue
@@ -114,8 +135,9 @@ def violations(table: dict[str, str], known: set[str]) -> list[str]:
 
 def graph(table: dict[str, str], known: set[str]) -> dict[str, set[str]]:
     edges: dict[str, set[str]] = {n: set() for n in table}
+    packages = _packages(table)
     for name, source in table.items():
-        is_package = name in {m.rsplit(".", 1)[0] for m in table if "." in m}
+        is_package = name in packages
         for target, names, _ in imports(name, source, is_package):
             for item in names or [""]:
                 full = f"{target}.{item}" if f"{target}.{item}" in known else target
