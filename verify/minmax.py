@@ -211,11 +211,14 @@ def shared_grad(g: MinMaxGame, z: np.ndarray, h: np.ndarray,
     if x_snap is None:
         return client_grad(g, z1, H=g.H[None, :1], h=h)  # (1, 1, d, d): matmul broadcasts
     dx = g.dx
-    snap = x_snap if x_snap.shape == z1[..., :dx].shape else np.broadcast_to(
-        x_snap, z1[..., :dx].shape)
-    pair = np.concatenate([z1, np.concatenate([snap, z1[..., dx:]], axis=-1)], axis=1)
+    pair = np.empty((z1.shape[0], 2, z1.shape[2]))  # (z, (x_snap, y)) of each replica
+    pair[:, :1] = z1
+    pair[:, 1:, :dx] = x_snap
+    pair[:, 1:, dx:] = z1[..., dx:]
     both = np.matmul(g.H[None, :1], pair[..., None])[..., 0]  # (R, 2, d): at z, at the snapshot
-    out = np.concatenate([both[:, :1, :dx], both[:, 1:, dx:]], axis=-1) + h
+    out = both[:, :1].copy()  # the x-block at z, the y-block at the snapshot
+    out[..., dx:] = both[:, 1:, dx:]
+    out = out + h
     if g.lam:
         out[..., :dx] -= g.lam * np.sin(z1[..., :dx])
     return out
