@@ -362,8 +362,25 @@ def complexity_of(theorem) -> list[dict]:
     return rows
 
 
+# the expressions behind the srepr texts this process wrote: a row derived here is printed
+# from its own expression, not from a re-parse of its text (parsing re-runs sympy's Max/Min
+# constructors: seconds per paper); a row read from the store is parsed
+_WRITTEN: dict[str, sp.Basic] = {}
+
+
 def _srepr(expr: sp.Basic | None) -> str | None:
-    return None if expr is None else sp.srepr(expr)
+    if expr is None:
+        return None
+    text = sp.srepr(expr)
+    _WRITTEN[text] = expr
+    return text
+
+
+def _expression(text: str) -> sp.Basic:
+    """The expression of an srepr text: the one it was written from in this process, else
+    parsed."""
+    expr = _WRITTEN.get(text)
+    return sp.sympify(text) if expr is None else expr
 
 
 def _complexity_row(row: dict, names: dict[str, str]) -> dict:
@@ -378,7 +395,7 @@ def _complexity_row(row: dict, names: dict[str, str]) -> dict:
     else:
         for side in ("derived", "claimed"):
             text = row.get(f"{side}_srepr") if side == "claimed" else row.get(COMPLEXITY_FORMAT)
-            out[f"{side}_m"] = _math(order(sp.sympify(text)), names) if text else "—"
+            out[f"{side}_m"] = _math(order(_expression(text)), names) if text else "—"
     for key in ("regime", "cost", "note", "detail"):
         out[key] = _prose(row.get(key) or "", names)
     return out
