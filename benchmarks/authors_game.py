@@ -29,7 +29,6 @@ throughput the executor reaches; per-step cost at 64 and 1,024 replicas.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import math
 import os
@@ -182,7 +181,7 @@ def run_proxskip(game: AffineVIP, gamma: float, p: float, iterations: int, repli
     ``pure``: through its pure step instead of its in-place ``advance``."""
     method = proxskip_method(game, gamma, p)
     if pure:
-        method = dataclasses.replace(method, advance=None, advance_steps=None)
+        method = method.pure()
     return simulate(method, iterations, replicas=replicas, seed=seed, record_every=record_every,
                     observe={"dist_sq": method.observe["dist_sq"]})
 
@@ -240,8 +239,8 @@ def main() -> int:
     # the same methods through their pure steps (the executor before Method.advance), at 64
     pure = {"proxskip": lambda R: run_proxskip(game, gamma, p, iterations, R, a.seed,
                                                a.record_every, pure=True),
-            "local_gda": lambda R: simulate(dataclasses.replace(
-                local_method(game, gamma, H), advance=None), rounds, replicas=R, seed=a.seed)}
+            "local_gda": lambda R: simulate(local_method(game, gamma, H).pure(), rounds,
+                                            replicas=R, seed=a.seed)}
     references: dict[str, Callable[[], object]] = {
         "proxskip": lambda: reference_proxskip(game, gamma, p, coins1, a.record_every),
         "local_gda": lambda: reference_local_gda(game, gamma, H, rounds)}

@@ -18,7 +18,7 @@ executor) and :func:`run_document` (the one DESIGN "Runs" document builder).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
 import numpy as np
@@ -77,6 +77,11 @@ class Method(Generic[S]):
     # over them; the same iterates as ``steps`` calls of ``step``
     advance_steps: Callable[[S, Mapping[str, list], int, int, dict],
                             tuple[S, np.ndarray]] | None = None
+
+    def pure(self) -> Method[S]:
+        """The same method through its pure ``step`` alone (no in-place forms): the reference
+        an in-place form is tested against."""
+        return replace(self, advance=None, advance_steps=None)
 
 
 @dataclass(frozen=True)

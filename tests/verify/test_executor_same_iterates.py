@@ -7,7 +7,6 @@ client, to 1e-12 relative; and the same numbers, bit for bit, as the pure ``step
 
 from __future__ import annotations
 
-import dataclasses
 import math
 
 import numpy as np
@@ -108,7 +107,7 @@ def test_in_place_steps_give_the_pure_steps_numbers_bit_for_bit(estimator):
     problem = with_noise(quadratic_game(n=5, m=2, d=6, seed=3), 0.5)
     for method in (proxskip_method(problem, 0.3, 0.6, estimator),
                    local_method(problem, 0.3, 2, estimator=estimator)):
-        pure = dataclasses.replace(method, advance=None, advance_steps=None)
+        pure = method.pure()
         a = simulate(method, 30, replicas=11, seed=7, record_every=4)
         b = simulate(pure, 30, replicas=11, seed=7, record_every=4)
         for u, v in zip(a.state, b.state, strict=True):
@@ -137,7 +136,7 @@ def test_blow_up_is_found_at_the_same_record_with_steps_at_once(record_every):
     steps."""
     problem = g_norm(n=3, d=4, seed=4)
     method = proxskip_method(problem, 50.0, 0.3)
-    pure = dataclasses.replace(method, advance=None, advance_steps=None)
+    pure = method.pure()
     a = simulate(method, 400, replicas=5, seed=2, record_every=record_every, blowup=1e12)
     b = simulate(pure, 400, replicas=5, seed=2, record_every=record_every, blowup=1e12)
     assert a.diverged and b.diverged

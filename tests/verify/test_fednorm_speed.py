@@ -57,7 +57,7 @@ def test_fused_round_gives_the_iterates_of_step(alg, family, values, config):
     assert method.advance is not None and method.advance.__name__ == "advance_fused"
     observe = {"z": lambda st: st.z[:, 0], "last": lambda st: st.z[:, -1]}
     fast = simulate(method, 40, replicas=5, seed=2, record_every=3, observe=observe)
-    pure = dataclasses.replace(method, advance=None, advance_steps=None)
+    pure = method.pure()
     reference = simulate(pure, 40, replicas=5, seed=2, record_every=3, observe=observe)
     assert not reference.diverged and not fast.diverged
     assert float(np.max(np.abs(reference.state.z - reference.metrics["z"][0][:, None]))) > 1e-3
@@ -77,7 +77,7 @@ def test_fused_round_from_a_given_state_leaves_it_unchanged():
     kept = start.z.copy()
     fast = simulate(method, 25, replicas=4, seed=3, state=start)
     np.testing.assert_array_equal(start.z, kept)
-    pure = dataclasses.replace(method, advance=None, advance_steps=None)
+    pure = method.pure()
     reference = simulate(pure, 25, replicas=4, seed=3, state=start)
     assert relative(fast.state.z, reference.state.z) <= RTOL
 
@@ -99,7 +99,7 @@ def test_a_changed_step_size_is_caught():
     other = FEDNORM_SGDA.method(g, {**config, "eta_cx": 0.05 * (1 + 1e-9)})
     mixed = dataclasses.replace(method, advance=other.advance, advance_steps=None)
     fast = simulate(mixed, 30, replicas=3, seed=1)
-    pure = dataclasses.replace(method, advance=None, advance_steps=None)
+    pure = method.pure()
     reference = simulate(pure, 30, replicas=3, seed=1)
     assert relative(fast.state.z, reference.state.z) > RTOL
 
