@@ -8,14 +8,18 @@ import subprocess
 import sys
 
 READY_DURING_IMPORT = """
+import signal
 import sys
 import time
+
+# Ctrl-C as at a terminal: a child of a background job inherits SIGINT ignored
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from fedbounds.app.entry import main
 
 
 class SayReady:
     # an import hook: "ready" as main() starts importing the command line, inside its guard,
-    # then a slow import (up to 30 s) for the interrupt to land in, however late it is sent
+    # then a slow import (up to 30 s) for the interrupt to land in
     def find_spec(self, name, path=None, target=None):
         if name == "fedbounds.app.cli":
             print("ready", flush=True)
@@ -32,8 +36,9 @@ main()
 def test_ctrl_c_while_loading_exits_130_without_traceback() -> None:
     # the entry point imports the whole command line (sympy, numpy, every paper) in main(); the
     # child says "ready" when that import begins and then stays in it, so the interrupt lands
-    # during it (a fixed delay would race the interpreter's start-up on a busy machine, and on a
-    # busy machine the import can finish before the signal is sent: seen once in CI, exit 0)
+    # during it (a fixed delay would race the interpreter's start-up on a busy machine); the
+    # child restores the default Ctrl-C handler (run from a background job, it would inherit
+    # SIGINT ignored and finish the command: exit 0)
     proc = subprocess.Popen([sys.executable, "-c", READY_DURING_IMPORT], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     assert proc.stdout.readline() == "ready\n"
