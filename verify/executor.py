@@ -82,6 +82,16 @@ def generators(seed: int, names: list[str] | tuple[str, ...]) -> dict[str, np.ra
 ARITHMETIC = (OverflowError, FloatingPointError, ZeroDivisionError)
 
 
+def draws_of_steps(draw: Draw, rng: np.random.Generator, replicas: int, steps: int) -> Any:
+    """A stream's draws of ``steps`` successive steps: ``draw.steps(rng, replicas, steps)``
+    (the draws stacked on a first axis in one generator call, the same numbers as ``steps``
+    calls of ``draw``) when the stream gives it, else a list of ``steps`` draws."""
+    many = getattr(draw, "steps", None)
+    if many is not None:
+        return many(rng, replicas, steps)
+    return [draw(rng, replicas) for _ in range(steps)]
+
+
 def arithmetic_reason(error: ArithmeticError, where: str) -> str:
     """The divergence reason of a floating-point error: overflow, division by zero, …"""
     kind = {OverflowError: "overflow", ZeroDivisionError: "division by zero"}.get(
@@ -107,9 +117,9 @@ def execute(state: State, step: Step, iterations: int, *, replicas: int, seed: i
     the same step, which may overwrite ``state`` (the caller hands over a state it does not
     hold, e.g. a fresh ``init``) and keep buffers in ``scratch`` (one dict per run).
     ``advance_steps(state, draws, t, steps, scratch)``, when given, runs the ``steps`` > 1
-    steps between two records at once (each stream's draws of those steps in a list, drawn as
-    the steps would draw them): the same iterates and records, with one call instead of
-    ``steps``.
+    steps between two records at once (each stream's draws of those steps, drawn as the steps
+    would draw them: :func:`draws_of_steps`): the same iterates and records, with one call
+    instead of ``steps``.
     """
     import time
 
@@ -157,7 +167,7 @@ def execute(state: State, step: Step, iterations: int, *, replicas: int, seed: i
             try:
                 if advance_steps is not None and steps > 1:
                     # each stream has its own generator: its draws of the steps, in order
-                    block = {k: [streams[k](rngs[k], replicas) for _ in range(steps)]
+                    block = {k: draws_of_steps(streams[k], rngs[k], replicas, steps)
                              for k in order}
                     state, communicated = advance_steps(state, block, t, steps, scratch)
                 else:

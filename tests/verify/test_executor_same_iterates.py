@@ -15,6 +15,7 @@ import pytest
 from fedbounds.problems.proxskip import AffineVIP, g_norm, quadratic_game, with_noise
 from fedbounds.verify import executor
 from fedbounds.verify.algorithm import simulate
+from fedbounds.verify.algorithms.proxskip import coin as proxskip_coin
 from fedbounds.verify.algorithms.proxskip import local_method, proxskip_method
 from fedbounds.verify.executor import generators
 
@@ -145,3 +146,15 @@ def test_blow_up_is_found_at_the_same_record_with_steps_at_once(record_every):
     for name in b.metrics:
         np.testing.assert_array_equal(a.metrics[name], b.metrics[name])
     np.testing.assert_array_equal(a.communications, b.communications)
+
+
+def test_coin_draws_of_several_steps_are_the_single_steps_draws():
+    """``coin(p).steps`` (one generator call for the steps between two records) gives the
+    numbers of that many single draws, and the executor uses it."""
+    draw = proxskip_coin(0.37)
+    one, many = generators(11, ["coin"])["coin"], generators(11, ["coin"])["coin"]
+    singles = np.stack([draw(one, 13) for _ in range(9)])
+    np.testing.assert_array_equal(executor.draws_of_steps(draw, many, 13, 9), singles)
+    np.testing.assert_array_equal(draw(one, 13), draw(many, 13))  # both streams in step after
+    plain = lambda rng, replicas: rng.random(replicas)  # noqa: E731 (a stream without .steps)
+    assert isinstance(executor.draws_of_steps(plain, one, 3, 4), list)

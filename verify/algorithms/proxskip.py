@@ -133,8 +133,13 @@ def projected_update(x: np.ndarray, g: np.ndarray, gamma: float) -> np.ndarray:
 
 
 def coin(p: float) -> Draw:
-    """θ ~ Bernoulli(p), one per replica (shared by its clients)."""
-    return lambda rng, replicas: rng.random(replicas) < p
+    """θ ~ Bernoulli(p), one per replica (shared by its clients); ``.steps`` draws several
+    steps' coins in one call (``rng.random`` fills its array in order: the same numbers)."""
+    def draw(rng: np.random.Generator, replicas: int) -> np.ndarray:
+        return rng.random(replicas) < p
+
+    draw.steps = lambda rng, replicas, steps: rng.random((steps, replicas)) < p
+    return draw
 
 
 def estimator_streams(problem: AffineVIP, estimator: str) -> dict[str, Draw]:
@@ -371,7 +376,7 @@ def proxskip_method(problem: AffineVIP, gamma: float, p: float, estimator: str =
         x, h = client_major(state, scratch)
         (new,) = _buffers(scratch, x, "xhat")
         G, tiled_b, acc, mask = _block_buffers(scratch, x, b)
-        theta = np.stack(draws["coin"])
+        theta = np.asarray(draws["coin"])  # (steps, R): stacked by the stream or here
         noise = np.stack(draws["noise"]) if noisy else _NO_ROUND_NOISE
         if proxskip_steps(x, h, JT, tiled_b, noise, noisy, theta, gamma, p, new, G, acc, mask):
             scratch["xhat"], x = x, new
