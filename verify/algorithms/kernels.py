@@ -1,11 +1,11 @@
 """Fused in-place kernels of the affine-VIP steps (ProxSkip-VIP-FL, Algorithm 2 [L212–L226];
 Local GDA), compiled by numba.
 
-A step (a Local GDA round) is one compiled call. Replicas are taken a block at a time (the
-block's arrays stay in the L2 cache through the step); in a block, client by client, the
-product G = x_i J_iᵀ of the block's rows (``np.dot``: the same BLAS dgemm as the pure step's
-batched ``np.matmul``) is followed at once, row by row while it is in the L1 cache, by the
-step's elementwise work — adding b and the noise, x̂ = x − γ(g − h), the client sum of the
+The steps between two records (for Local GDA, a round) are one compiled call. Replicas are
+taken a block at a time (the block's arrays stay in the L2 cache); in a block, client by
+client, the product G = x_i J_iᵀ of the block's rows (``np.dot``: the same BLAS dgemm as the
+pure step's batched ``np.matmul``) is followed at once by the step's elementwise work while it
+is in the L1 cache — adding b and the noise, x̂ = x − γ(g − h), the client sum of the
 communicating replicas — instead of one batched matmul over every client and then six to nine
 numpy passes over the whole state (benchmarks/authors_game.py measures both). Local GDA runs a
 round's H local steps of a client's block back to back (clients do not interact between
@@ -13,11 +13,11 @@ averagings). Each kernel performs the numpy forms' floating-point operations in 
 so the iterates are the same bit for bit (tests/verify/test_executor_same_iterates.py).
 
 Arrays are client-major: x, h, out (n, R, d) C-contiguous over every replica; the block buffer
-G (c, d) sets the replicas of a block; noise is (R, n, d) per step ((H, R, n, d) per round) or
-a dummy of the same rank when ``noisy`` is false. Inner loops run over one row (d numbers) of
-unsigned length, so they compile to vector code without index wrap-around checks. No Python
-objects, no exceptions: an overflow gives inf, which the executor's metrics report as
-``diverged``.
+G (c, d) sets the replicas of a block; noise is (steps, R, n, d) (ProxSkip-VIP-FL) or
+(H, R, n, d) (a Local GDA round), or a dummy of the same rank when ``noisy`` is false. The
+elementwise loops run flat over a block's contiguous numbers with unsigned indices, so they
+compile to vector code without index wrap-around checks. No Python objects, no exceptions: an
+overflow gives inf, which the executor's metrics report as ``diverged``.
 """
 
 from __future__ import annotations
@@ -33,7 +33,10 @@ def _proxskip_block(x: np.ndarray, h: np.ndarray, JT: np.ndarray, tiled_b: np.nd
                     noise: np.ndarray, noisy: bool, theta: np.ndarray, gamma: float, p: float,
                     out: np.ndarray, G: np.ndarray, acc: np.ndarray, mask: np.ndarray, lo: int,
                     rows: int) -> None:
-    """Alg. 2's step on the replicas lo … lo + rows − 1 (see :func:`proxskip_step`)."""
+    """One step of Alg. 2 on the replicas lo … lo + rows − 1: g_i = J_i x_i + b_i (+ ξ_i);
+    x̂ = x + (−γ)(g − h); where θ: x⁺ = mean_i(x̂_i − (γ/p)h_i) and h += (p/γ)(x⁺ − x̂), else
+    x⁺ = x̂. Writes x̂ and then x⁺ into ``out``; ``tiled_b`` (n, c·d) is b_i repeated over a
+    block's rows; ``acc`` (R, d), G (c, d) and ``mask`` (c·d) are scratch."""
     n, R, d = x.shape
     ratio, inverse = gamma / p, p / gamma
     x2, h2, out2 = x.reshape(n, R * d), h.reshape(n, R * d), out.reshape(n, R * d)
@@ -78,26 +81,12 @@ def _proxskip_block(x: np.ndarray, h: np.ndarray, JT: np.ndarray, tiled_b: np.nd
 
 
 @_jit
-def proxskip_step(x: np.ndarray, h: np.ndarray, JT: np.ndarray, tiled_b: np.ndarray,
-                  noise: np.ndarray, noisy: bool, theta: np.ndarray, gamma: float, p: float,
-                  out: np.ndarray, G: np.ndarray, acc: np.ndarray, mask: np.ndarray) -> None:
-    """One step of Alg. 2 on every replica: g_i = J_i x_i + b_i (+ ξ_i); x̂ = x + (−γ)(g − h);
-    where θ: x⁺ = mean_i(x̂_i − (γ/p)h_i) and h += (p/γ)(x⁺ − x̂), else x⁺ = x̂. Writes x̂ and
-    then x⁺ into ``out``; ``tiled_b`` (n, c·d) is b_i repeated over a block's rows; ``acc``
-    (R, d), G (c, d) and ``mask`` (c·d) are scratch."""
-    R, c = x.shape[1], G.shape[0]
-    for lo in range(0, R, c):
-        _proxskip_block(x, h, JT, tiled_b, noise, noisy, theta, gamma, p, out, G, acc, mask,
-                        lo, min(c, R - lo))
-
-
-@_jit
 def proxskip_steps(x: np.ndarray, h: np.ndarray, JT: np.ndarray, tiled_b: np.ndarray,
                    noise: np.ndarray, noisy: bool, theta: np.ndarray, gamma: float, p: float,
                    out: np.ndarray, G: np.ndarray, acc: np.ndarray, mask: np.ndarray) -> bool:
-    """``len(theta)`` steps of :func:`proxskip_step` (θ (steps, R); noise (steps, R, n, d)),
-    a block of replicas through all of them before the next block (replicas never interact,
-    so a block's state stays in cache across the steps). x and ``out`` alternate as the
+    """``len(theta)`` steps of Alg. 2 (:func:`_proxskip_block`; θ (steps, R), noise
+    (steps, R, n, d)), a block of replicas through all of them before the next block (replicas
+    never interact, so a block's state stays in cache across the steps). x and ``out`` alternate as the
     iterate; True when it ends in ``out`` (an odd number of steps)."""
     R, c = x.shape[1], G.shape[0]
     steps = theta.shape[0]

@@ -185,7 +185,6 @@ def fused_oracle(problem: AffineVIP, estimator: str) -> tuple[np.ndarray, np.nda
             not exact)
 
 
-_NO_NOISE = np.zeros((1, 1, 1))
 _NO_ROUND_NOISE = np.zeros((1, 1, 1, 1))
 
 
@@ -354,21 +353,6 @@ def proxskip_method(problem: AffineVIP, gamma: float, p: float, estimator: str =
 
     fused = fused_oracle(problem, estimator)
 
-    def advance(state: ProxSkipState, draws: Mapping, t: int,
-                scratch: dict) -> tuple[ProxSkipState, np.ndarray]:
-        """``step`` in place on client-major arrays, one compiled call
-        (:func:`.kernels.proxskip_step`): client by client and block of replicas by block, the
-        product G = x_i J_iᵀ and at once the rest of the step; x⁺ goes into a buffer that becomes
-        x (the old x is the next step's buffer) and h is updated in place."""
-        x, h = client_major(state, scratch)
-        (new,) = _buffers(scratch, x, "xhat")
-        G, tiled_b, acc, mask = _block_buffers(scratch, x, b)
-        theta = draws["coin"]
-        noise = draws["noise"] if noisy else _NO_NOISE
-        proxskip_step(x, h, JT, tiled_b, noise, noisy, theta, gamma, p, new, G, acc, mask)
-        scratch["xhat"] = x
-        return ProxSkipState(new.swapaxes(0, 1), h.swapaxes(0, 1)), theta
-
     def advance_steps(state: ProxSkipState, draws: Mapping, t: int, steps: int,
                       scratch: dict) -> tuple[ProxSkipState, np.ndarray]:
         """``steps`` of ``advance`` in one compiled call (:func:`.kernels.proxskip_steps`):
@@ -377,13 +361,20 @@ def proxskip_method(problem: AffineVIP, gamma: float, p: float, estimator: str =
         (new,) = _buffers(scratch, x, "xhat")
         G, tiled_b, acc, mask = _block_buffers(scratch, x, b)
         theta = np.asarray(draws["coin"])  # (steps, R): stacked by the stream or here
-        noise = np.stack(draws["noise"]) if noisy else _NO_ROUND_NOISE
+        noise = np.asarray(draws["noise"]) if noisy else _NO_ROUND_NOISE
         if proxskip_steps(x, h, JT, tiled_b, noise, noisy, theta, gamma, p, new, G, acc, mask):
             scratch["xhat"], x = x, new
         return ProxSkipState(x.swapaxes(0, 1), h.swapaxes(0, 1)), theta.sum(axis=0)
 
+    def advance(state: ProxSkipState, draws: Mapping, t: int,
+                scratch: dict) -> tuple[ProxSkipState, np.ndarray]:
+        """``step`` in place: :func:`advance_steps` of one step (its draws as views with a
+        leading axis of one); x⁺ goes into a buffer that becomes x, the old x the next step's
+        buffer, and h is updated in place."""
+        return advance_steps(state, {k: v[None] for k, v in draws.items()}, t, 1, scratch)
+
     if fused is not None:
-        from .kernels import proxskip_step, proxskip_steps  # numba: by a run, not the CLI
+        from .kernels import proxskip_steps  # numba: imported by the first run, not the CLI
 
         JT, b, noisy = fused
     return Method(init, step, lyapunov(problem, gamma, p),
