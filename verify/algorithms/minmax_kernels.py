@@ -47,6 +47,13 @@ def storm_local_move(z: np.ndarray, u: np.ndarray, s: np.ndarray) -> None:
 
 
 @_jit
+def _storm(new: float, old: float, shift: float, keep: float, previous: float) -> float:
+    """One coordinate of the STORM estimator with additive noise (the same ξ⊙scale = ``shift``
+    at both points): (∇_new + shift) + keep · (u − (∇_old + shift))."""
+    return (new + shift) + keep * (previous - (old + shift))
+
+
+@_jit
 def storm_update(u: np.ndarray, grad_old: np.ndarray, grad_new: np.ndarray, noise: np.ndarray,
                  scale: np.ndarray, keep: np.ndarray, z: np.ndarray, out: np.ndarray,
                  z_mean: np.ndarray) -> None:
@@ -59,9 +66,8 @@ def storm_update(u: np.ndarray, grad_old: np.ndarray, grad_new: np.ndarray, nois
             z_mean[r, k] = 0.0
         for i in range(clients):
             for k in range(dim):
-                shift = noise[r, i, k] * scale[k]
-                old = grad_old[r, i, k] + shift
-                out[r, i, k] = (grad_new[r, i, k] + shift) + keep[k] * (u[r, i, k] - old)
+                out[r, i, k] = _storm(grad_new[r, i, k], grad_old[r, i, k],
+                                      noise[r, i, k] * scale[k], keep[k], u[r, i, k])
                 z_mean[r, k] += z[r, i, k]
         for k in range(dim):
             z_mean[r, k] = z_mean[r, k] / clients
@@ -81,10 +87,9 @@ def storm_sync_update(w: np.ndarray, u_mean: np.ndarray, grad_w: np.ndarray, h: 
             z_mean[r, k] = 0.0
         for i in range(clients):
             for k in range(dim):
-                shift = noise[r, i, k] * scale[k]
-                old = grad[r, i, k] + shift
                 new = grad_w[r, k] + h[i, k]
-                u[r, i, k] = (new + shift) + keep[k] * (u_mean[r, k] - old)
+                u[r, i, k] = _storm(new, grad[r, i, k], noise[r, i, k] * scale[k], keep[k],
+                                    u_mean[r, k])
                 grad[r, i, k] = new
                 z[r, i, k] = w[r, k]
                 z_mean[r, k] += w[r, k]
