@@ -460,17 +460,32 @@ def local_method(problem: AffineVIP, gamma: float, H: int, extragradient: bool =
         (x,) = client_major(state, scratch)
         G, tiled_b, acc, _ = _block_buffers(scratch, x, b)
         noise = np.stack(draws["noise"]) if noisy else _NO_ROUND_NOISE
-        gda_round(x, JT, tiled_b, noise, noisy, gamma, H, G, acc)
         if "all" not in scratch:
             scratch["all"] = np.ones(x.shape[1])  # every replica communicates each round
-        return ConsensusState(x.swapaxes(0, 1)), scratch["all"]
+            scratch["dist_sq"] = np.empty(x.shape[1])
+        dist = scratch["dist_sq"]
+        gda_round(x, JT, tiled_b, noise, noisy, gamma, H, G, acc, center, dist)
+        new = ConsensusState(x.swapaxes(0, 1))
+        measured[0] = (new, dist)  # one assignment: a reader sees a state with its own numbers
+        return new, scratch["all"]
 
+    observe = distance(problem)
     if fused is not None:
         from .kernels import gda_round  # numba: imported by the first run, not the CLI
 
         JT, b, noisy = fused
+        center = np.ascontiguousarray(np.broadcast_to(problem.z_star, (problem.n, problem.d)))
+        # Σ_i‖x_i − z*‖² of the state the last round returned, summed by the round while it
+        # wrote the mean (as sq_distance sums it); any other state is measured as before
+        measured: list[tuple[ConsensusState | None, np.ndarray]] = [(None, np.empty(0))]
+
+        def dist_sq(state: ConsensusState) -> np.ndarray:
+            known, values = measured[0]
+            return values.copy() if known is state else sq_distance(state.x, center)
+
+        observe = {"dist_sq": dist_sq}
     return Method(lambda R, seed=0: ConsensusState(stack(problem, R, x0)), step,
-                  distance(problem), streams, {"gamma": gamma, "H": H, "x0": x0},
+                  observe, streams, {"gamma": gamma, "H": H, "x0": x0},
                   samples_per_step=float(calls),
                   **run_cost(problem, calls, calls if streams else 0, steps_param="H"),
                   advance=None if fused is None else advance)
