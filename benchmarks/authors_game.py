@@ -159,20 +159,22 @@ def summary(values: list[float]) -> dict[str, float]:
     return {"min": min(values), "median": statistics.median(values), "max": max(values)}
 
 
-def matmul_seconds(game: AffineVIP, replicas: int, repeat: int) -> float:
-    """Best CPU time of the batched matmul (n, R, d) @ (n, d, d) (the executor's work per
-    local step), into a preallocated output."""
+def matmul_timer(game: AffineVIP, replicas: int) -> Callable[[], float]:
+    """A timer of the batched matmul (n, R, d) @ (n, d, d) (the executor's work per local
+    step) into a preallocated output: each call gives the CPU seconds of one matmul, the mean
+    of 50."""
     n, d = game.n, game.d
     x = np.random.default_rng(1).standard_normal((n, replicas, d))
     JT = np.ascontiguousarray(game.J.transpose(0, 2, 1))
     out = np.empty_like(x)
-    best = math.inf
-    for _ in range(repeat):
+
+    def seconds() -> float:
         start = time.process_time()
         for _ in range(50):
             np.matmul(x, JT, out=out)
-        best = min(best, (time.process_time() - start) / 50)
-    return best
+        return (time.process_time() - start) / 50
+
+    return seconds
 
 
 def run_proxskip(game: AffineVIP, gamma: float, p: float, iterations: int, replicas: int,
@@ -289,17 +291,24 @@ def main() -> int:
                      statistics.median(per["cpu"]), ratios))
         result["methods"][method] = entry
 
-    # roofline and cache: per step at 64 and the large replica count (CPU time, best of a few)
+    # roofline and cache: per step at 64 and the large replica count; each repetition times
+    # the batched matmul and then both methods, and its fraction is matmul / step of that
+    # repetition (the machine's speed drifts: paired ratios, as for the reference above)
     roof = {}
     for R in sorted({64, a.large}):
-        tries = a.repetitions
-        step = min(timed(lambda R=R: runs["proxskip"](R))[1] for _ in range(tries)) / iterations
-        lstep = min(timed(lambda R=R: runs["local_gda"](R))[1]
-                    for _ in range(tries)) / (rounds * H)
-        mm = matmul_seconds(game, R, a.repetitions)
-        roof[R] = {"matmul_seconds": mm, "proxskip_step_seconds": step,
-                   "local_gda_step_seconds": lstep, "proxskip_fraction": mm / step,
-                   "local_gda_fraction": mm / lstep,
+        matmul = matmul_timer(game, R)
+        per: dict[str, list[float]] = {"matmul": [], "proxskip": [], "local_gda": []}
+        for _ in range(a.repetitions):
+            per["matmul"].append(matmul())
+            per["proxskip"].append(timed(lambda R=R: runs["proxskip"](R))[1] / iterations)
+            per["local_gda"].append(timed(lambda R=R: runs["local_gda"](R))[1] / (rounds * H))
+        fractions = {m: summary([mm / v for mm, v in zip(per["matmul"], per[m], strict=True)])
+                     for m in ("proxskip", "local_gda")}
+        step, lstep = statistics.median(per["proxskip"]), statistics.median(per["local_gda"])
+        roof[R] = {"matmul_seconds": statistics.median(per["matmul"]),
+                   "proxskip_step_seconds": step, "local_gda_step_seconds": lstep,
+                   "proxskip_fraction": fractions["proxskip"],
+                   "local_gda_fraction": fractions["local_gda"],
                    "proxskip_seconds_per_replica_step": step / R,
                    "local_gda_seconds_per_replica_step": lstep / R}
     result["roofline"] = roof
@@ -314,13 +323,19 @@ def main() -> int:
         c, w = ratio["cpu"], ratio["wall"]
         print(f"| {names[method]} | {R} | {r_med * 1e6:.2f} µs | {o_med * 1e9:.0f} ns | "
               f"{c['min']:.0f}× / {c['median']:.0f}× / {c['max']:.0f}× | {w['median']:.0f}× |")
-    print("\n| replicas | batched matmul per step | ProxSkip-VIP-FL step (fraction) | "
-          "Local GDA local step (fraction) | ProxSkip-VIP-FL per replica step |")
+    print("\n| replicas | batched matmul per step | ProxSkip-VIP-FL step (fraction min / "
+          "median / max) | Local GDA local step (fraction min / median / max) | "
+          "ProxSkip-VIP-FL per replica step |")
     print("|---|---|---|---|---|")
+
+    def fraction(f: dict[str, float]) -> str:
+        return f"{f['min']:.0%} / {f['median']:.0%} / {f['max']:.0%}"
+
     for R, v in roof.items():
         print(f"| {R} | {v['matmul_seconds'] * 1e6:.1f} µs | "
-              f"{v['proxskip_step_seconds'] * 1e6:.1f} µs ({v['proxskip_fraction']:.0%}) | "
-              f"{v['local_gda_step_seconds'] * 1e6:.1f} µs ({v['local_gda_fraction']:.0%}) | "
+              f"{v['proxskip_step_seconds'] * 1e6:.1f} µs ({fraction(v['proxskip_fraction'])}) "
+              f"| {v['local_gda_step_seconds'] * 1e6:.1f} µs "
+              f"({fraction(v['local_gda_fraction'])}) | "
               f"{v['proxskip_seconds_per_replica_step'] * 1e9:.0f} ns |")
     a.out.parent.mkdir(parents=True, exist_ok=True)
     a.out.write_text(json.dumps(result, indent=1))
