@@ -118,6 +118,23 @@ def test_in_place_steps_give_the_pure_steps_numbers_bit_for_bit(estimator):
         np.testing.assert_array_equal(a.communications, b.communications)
 
 
+def test_local_gda_distance_summed_by_the_round_is_the_metric_of_any_state():
+    """Local GDA's round sums Σ_i‖x_i − z*‖² as it writes the mean; the metric gives those
+    numbers for the state the round returned and measures any other state itself."""
+    from fedbounds.verify.algorithms.proxskip import ConsensusState, sq_distance
+
+    problem = with_noise(quadratic_game(n=4, m=2, d=6, seed=2), 0.3)
+    method = local_method(problem, 0.3, 2, estimator="sgda")
+    trace = simulate(method, 9, replicas=6, seed=1)
+    z = np.broadcast_to(problem.z_star, (problem.n, problem.d))
+    dist_sq = method.observe["dist_sq"]
+    np.testing.assert_array_equal(dist_sq(trace.state), sq_distance(trace.state.x, z))
+    np.testing.assert_array_equal(trace.metrics["dist_sq"][-1], sq_distance(trace.state.x, z))
+    other = ConsensusState(trace.state.x + 1.0)  # not a state the round returned
+    np.testing.assert_array_equal(dist_sq(other), sq_distance(other.x, z))
+    assert not np.array_equal(dist_sq(other), dist_sq(trace.state))
+
+
 def test_a_given_start_state_is_not_modified():
     problem = g_norm(n=3, d=2, seed=0)
     method = proxskip_method(problem, 0.2, 0.5)
