@@ -3,7 +3,10 @@ session: the contract tests and the per-paper claim tests read the same computed
 instead of recomputing it (a verdict is still computed from its run in every session, never
 stored between sessions). Under pytest-xdist the workers of one session share it through a
 folder of that session's temporary directory: the first worker to need a claim computes it
-(holding the claim's lock), the others read its pickle.
+(holding the claim's lock), the others read its pickle. With the verdict it keeps the run's
+measurement and the parameters its measure read (:class:`QuickMeasurement`): a perturbation of
+parameters the measure did not read is decided on that measurement instead of running the
+same measure on the same inputs again.
 
 The fixture ``theory_once(patch, *papers)`` lets the reports a test writes reuse one computed theory page
 per paper (statements, errata, complexity derivations) within a test process."""
@@ -61,28 +64,190 @@ def _shared_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+class ReadTracking(dict):
+    """A claim's parameters that note in ``reads`` every name its measure looks at: by
+    ``[]``, ``get``, ``in``, ``setdefault`` or ``pop``; iterating, copying, unpacking
+    (``{**params}``), comparing or printing them notes every name."""
+
+    def __init__(self, values: dict, reads: set[str]) -> None:
+        super().__init__(values)
+        self.reads = reads
+
+    def _all(self) -> None:
+        self.reads.update(dict.keys(self))
+
+    def __getitem__(self, name):
+        self.reads.add(name)
+        return super().__getitem__(name)
+
+    def get(self, name, default=None):
+        self.reads.add(name)
+        return super().get(name, default)
+
+    def __contains__(self, name) -> bool:
+        self.reads.add(name)
+        return super().__contains__(name)
+
+    def setdefault(self, name, default=None):
+        self.reads.add(name)
+        return super().setdefault(name, default)
+
+    def pop(self, name, *default):
+        self.reads.add(name)
+        return super().pop(name, *default)
+
+    def __iter__(self):
+        self._all()
+        return super().__iter__()
+
+    def __reversed__(self):
+        self._all()
+        return super().__reversed__()
+
+    def keys(self):
+        self._all()
+        return super().keys()
+
+    def values(self):
+        self._all()
+        return super().values()
+
+    def items(self):
+        self._all()
+        return super().items()
+
+    def copy(self) -> dict:
+        self._all()
+        return dict(super().items())
+
+    def popitem(self):
+        self._all()
+        return super().popitem()
+
+    def __or__(self, other):
+        self._all()
+        return dict(super().items()) | other
+
+    def __ror__(self, other):
+        self._all()
+        return other | dict(super().items())
+
+    def __eq__(self, other) -> bool:
+        self._all()
+        return super().__eq__(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        self._all()
+        return super().__repr__()
+
+    def __reduce__(self):
+        self._all()
+        return (dict, (dict(super().items()),))
+
+
+class QuickMeasurement:
+    """The measurement of a claim's quick run at one seed, with the parameters its measure read
+    (and those it looked up and did not find)."""
+
+    def __init__(self, params: dict, reads: set[str], seed: int, measurement: object) -> None:
+        self.read = {k: params[k] for k in reads if k in params}
+        self.absent = frozenset(k for k in reads if k not in params)
+        self.seed = seed
+        self.measurement = measurement
+
+    def same_inputs(self, params: dict, seed: int) -> bool:
+        """Whether a measure given ``params`` and ``seed`` reads exactly what this one read."""
+        if seed != self.seed or any(k in params for k in self.absent):
+            return False
+        for name, value in self.read.items():
+            if name not in params:
+                return False
+            other = params[name]
+            try:
+                if type(other) is not type(value) or bool(other != value):
+                    return False
+            except (TypeError, ValueError):  # no plain equality (an array): not the same
+                return False
+        return True
+
+    def replaying(self, spec):
+        """``spec`` whose measure gives this measurement when its inputs are the same (a
+        measure is a function of the parameters it reads and the seed: the reproducibility
+        contract) and runs otherwise."""
+        from dataclasses import replace
+
+        def measure(params, seed):
+            if self.same_inputs(params, seed):
+                return self.measurement  # evaluate reads it and copies what it keeps
+            return spec.measure(params, seed)
+
+        return replace(spec, measure=measure)
+
+
+def _quick_run(cid: str) -> tuple[object, QuickMeasurement | None]:
+    """The quick verdict of ``cid`` at seed 0, and its measurement with what the measure read."""
+    from dataclasses import replace
+
+    spec = catalog.claims()[cid]
+    records: list[QuickMeasurement] = []
+
+    def tracked(params, seed):
+        reads: set[str] = set()
+        measurement = spec.measure(ReadTracking(params, reads), seed)
+        records.append(QuickMeasurement(dict(params), reads, seed, measurement))
+        return measurement
+
+    verdict = replace(spec, measure=tracked).run("quick", 0)
+    return verdict, records[0] if len(records) == 1 else None
+
+
+def _write(path: Path, value: object) -> None:
+    """``value`` pickled into ``path`` whole (written aside, then renamed); nothing when it
+    does not pickle (each worker then computes its own)."""
+    try:
+        data = pickle.dumps(value)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return
+    partial = path.with_suffix(".partial")
+    partial.write_bytes(data)
+    partial.replace(path)
+
+
 @pytest.fixture(scope="session")
-def quick_verdict(tmp_path_factory: pytest.TempPathFactory):
-    cache: dict[str, object] = {}
+def quick_runs(tmp_path_factory: pytest.TempPathFactory):
+    """``get(cid)`` → (quick verdict, :class:`QuickMeasurement` or None), computed once per
+    test session and shared by the xdist workers (see the module docstring)."""
+    cache: dict[str, tuple[object, QuickMeasurement | None]] = {}
     folder = _shared_folder(tmp_path_factory)
 
-    def get(cid: str):
+    def get(cid: str) -> tuple[object, QuickMeasurement | None]:
         if cid not in cache:
-            stored = folder / f"{cid}.pickle"
+            verdict_file, record_file = folder / f"{cid}.pickle", folder / f"{cid}.record"
             with open(folder / f"{cid}.lock", "w") as lock:
                 fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
-                if stored.exists():
-                    cache[cid] = pickle.loads(stored.read_bytes())
+                if verdict_file.exists():
+                    record = (pickle.loads(record_file.read_bytes())
+                              if record_file.exists() else None)
+                    cache[cid] = (pickle.loads(verdict_file.read_bytes()), record)
                 else:
-                    cache[cid] = catalog.claims()[cid].run("quick", 0)
-                    try:
-                        data = pickle.dumps(cache[cid])
-                    except (pickle.PicklingError, TypeError, AttributeError):
-                        data = None  # not shareable: each worker computes its own
-                    if data is not None:
-                        partial = stored.with_suffix(".partial")
-                        partial.write_bytes(data)
-                        partial.replace(stored)
+                    cache[cid] = _quick_run(cid)
+                    if cache[cid][1] is not None:
+                        _write(record_file, cache[cid][1])
+                    _write(verdict_file, cache[cid][0])
         return cache[cid]
 
     return get
+
+
+@pytest.fixture(scope="session")
+def quick_verdict(quick_runs):
+    """``get(cid)`` → the claim's quick verdict at seed 0 (:func:`quick_runs`)."""
+    return lambda cid: quick_runs(cid)[0]
+
+
+@pytest.fixture(scope="session")
+def read_tracking():
+    """(:class:`ReadTracking`, :class:`QuickMeasurement`), for the tests of the two."""
+    return ReadTracking, QuickMeasurement

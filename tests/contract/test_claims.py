@@ -57,11 +57,60 @@ def test_provenance_of_the_claims_the_issue_names():
 
 
 @pytest.mark.parametrize("cid", CLAIMS)
-def test_declared_perturbation_is_refuted(cid):
+def test_declared_perturbation_is_refuted(cid, quick_runs):
+    """Under its perturbation the claim is refuted. A perturbation of parameters the quick
+    run's measure did not read (a prediction, a tolerance, a bound's scale) is decided on that
+    run's measurement (a measure is a function of the parameters it reads and the seed); any
+    other runs the measure again."""
     spec = catalog.claims()[cid]
     assert spec.perturb, f"{cid} declares no perturbation"
+    _, record = quick_runs(cid)
+    if record is not None:
+        spec = record.replaying(spec)
     verdict = spec.run("quick", 0, **spec.perturb)
     assert verdict.verdict == "refuted", (cid, verdict.statistic, verdict.evidence.get("checks"))
+
+
+def test_read_tracking_notes_every_name_a_measure_looks_at(read_tracking):
+    import json
+
+    tracking, _ = read_tracking
+    reads: set[str] = set()
+    params = tracking({"a": 1, "b": 2.0, "c": (1, 2)}, reads)
+    assert params["a"] == 1 and params.get("missing") is None and "b" in params
+    assert reads == {"a", "missing", "b"}
+    for look_at_all in (lambda p: {**p}, dict, list, json.dumps, repr, lambda p: p.items(),
+                        lambda p: p == {}, lambda p: p | {}, lambda p: p.copy()):
+        reads.clear()
+        look_at_all(params)
+        assert reads == {"a", "b", "c"}, look_at_all
+
+
+def test_quick_measurement_is_reused_only_on_the_same_inputs(read_tracking):
+    """A toy claim whose measure reads ``a`` (and looks for ``z``) but not ``b``: its
+    measurement is decided again when only ``b`` changes, measured again otherwise."""
+    from dataclasses import replace
+
+    _, quick_measurement = read_tracking
+    calls: list[dict] = []
+
+    def measure(params, seed):
+        calls.append(dict(params))
+        return ("measured", params["a"], params.get("z"), seed)
+
+    inputs = {"a": 1, "b": 2.0}
+    record = quick_measurement(inputs, {"a", "z"}, 0, measure(inputs, 0))
+    assert record.same_inputs({"a": 1, "b": 5.0}, 0)
+    assert not record.same_inputs({"a": 2, "b": 2.0}, 0)
+    assert not record.same_inputs({"a": 1.0, "b": 2.0}, 0)  # another type: another input
+    assert not record.same_inputs({"a": 1, "b": 2.0, "z": 3}, 0)  # looked for and now there
+    assert not record.same_inputs(inputs, 1)
+    spec = replace(catalog.claims()[CLAIMS[0]], measure=measure)
+    replayed = record.replaying(spec)
+    assert replayed.measure({"a": 1, "b": 9.0}, 0) == ("measured", 1, None, 0)
+    assert len(calls) == 1
+    assert replayed.measure({"a": 3, "b": 2.0}, 0) == ("measured", 3, None, 0)
+    assert len(calls) == 2
 
 
 @pytest.mark.parametrize("cid", CLAIMS)
