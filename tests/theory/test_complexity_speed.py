@@ -160,6 +160,40 @@ def test_minmax_matches_sympy_on_a_derivations_time_to_accuracy() -> None:
         assert complexity._minmax(m.func, halved) == m.func(*halved)
 
 
+def test_ordering_flips_only_where_neither_side_dominates() -> None:
+    """Both signs of x − y at the sample points: a and b unrelated, a/x and b·y, n and a (an
+    integer against a real); never for a pair with an ordering (a < 2a, x < x + a, n ≤ n²)."""
+    assert complexity._ordering_flips(a, b)
+    assert complexity._ordering_flips(a / x, b * y)
+    assert complexity._ordering_flips(n, a)
+    for left, right in ((a, 2 * a), (x, x + a), (n, n**2), (sp.Max(a, b), a), (a, a)):
+        assert not complexity._ordering_flips(left, right)
+        assert not complexity._ordering_flips(right, left)
+
+
+def test_a_flipping_pair_is_one_sympy_does_not_connect(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every pair of Max/Min arguments that a derivation settles by its sample points, asked of
+    sympy: not connected (sympy decides no comparison of the two)."""
+    flipping: list[tuple[sp.Basic, sp.Basic]] = []
+    original = complexity._ordering_flips
+
+    def noted(left: sp.Basic, right: sp.Basic) -> bool:
+        flips = original(left, right)
+        if flips:
+            flipping.append((left, right))
+        return flips
+
+    monkeypatch.setattr(complexity, "_ordering_flips", noted)
+    for memo in ("_REPLACED", "_REBUILT", "_SCHEDULED", "_ORDERS", "_GRIDS", "_LAMBDAS",
+                 "_DOMINATES", "_CONNECTED", "_SAMPLED"):
+        monkeypatch.setattr(complexity, memo, {})
+    complexity.derive(registry.get("fedsgda.cor3.7"))
+    assert len(flipping) >= 5
+    for left, right in flipping[:60]:
+        assert sp.Max._is_connected(left, right) is False, (left, right)
+        assert sp.Min._is_connected(left, right) is False, (left, right)
+
+
 def test_product_lists_points_in_itertools_order() -> None:
     grids = [[1.0, 2.0, 3.0], [0.0, 1e-3], [5.0, 6.0, 7.0, 8.0]]
     expected = np.array(list(itertools.product(*grids)))
