@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from ..minmax import Max
 from ..model import (
     NONNEGATIVE,
     POSITIVE,
@@ -99,7 +100,7 @@ LEMMA31 = L_h + B_f * L_g + B_g**2 * L_f  # Lemma 3.1 [L148]
 LBAR_PRINTED = 10 * L_h**2 + B_f**2 * L_g**2 + 40 * B_g**4 * L_f**2  # proof of Thm 5.1 [L980]
 LBAR_CORRECTED = 10 * L_h**2 + 20 * B_f**2 * L_g**2 + 40 * B_g**4 * L_f**2  # Thm F.6 [L924–L927]
 C_BETA = 4 * B_g**4 * L_f**2  # Theorem 5.1, Theorem F.1 [L234, L627]
-C_BETA_CORRECTED = 4 * sp.Max(B_g**2, B_g**4) * L_f**2  # [derived] from Lemma F.2 [L690, L697]
+C_BETA_CORRECTED = 4 * Max(B_g**2, B_g**4) * L_f**2  # [derived] from Lemma F.2 [L690, L697]
 ETA_THM = sp.sqrt(b * K / T)  # Theorem 5.1 [L234]
 I_COR3 = T**sp.Rational(1, 4) / (b * K) ** sp.Rational(3, 4)  # Cor. 2, Cor. 3 [L253, L639]
 
@@ -302,7 +303,7 @@ def bound_F1_terms(lbar: sp.Expr = Lbar, cb: sp.Expr = c_beta) -> list[Term]:
 def thm51_terms(lbar: sp.Expr = Lbar, cb: sp.Expr = c_beta) -> list[Term]:
     """Main-text form of Theorem 5.1 [L236–L239] with 𝒞 = max{|b|K(I−1)²/T, 1/√(|b|KT)}."""
     C = _consts(lbar, cb)
-    cal = sp.Max(b * K * (I - 1) ** 2 / T, 1 / sp.sqrt(b * K * T))
+    cal = Max(b * K * (I - 1) ** 2 / T, 1 / sp.sqrt(b * K * T))
     return [
         Term("initialization", 2 * (Phi_gap0 + y_err0) / sp.sqrt(b * K * T),
              "Theorem 5.1 [L236]"),

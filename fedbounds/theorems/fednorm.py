@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import sympy as sp
 
+from ..minmax import Max
 from ..model import (
     NONNEGATIVE,
     POSITIVE,
@@ -200,12 +201,12 @@ def _nc_sc_conditions(pl: bool) -> list[Condition]:
                         1), "Lemma B.3 [L630]"),
         Condition("B.3: 8 tau_eff gamma_sx L_Phi max w (n/P)(n-P)/(n-1) max{8beta_G^2,1} <= 1",
                   sp.Le(8 * tau_eff * gamma_sx * L_Phi * w_max * n / P * PP
-                        * sp.Max(8 * beta_G**2, 1), 1), "Lemma B.3 [L630]"),
+                        * Max(8 * beta_G**2, 1), 1), "Lemma B.3 [L630]"),
         Condition("B.3: 8 tau_eff gamma_sx L_Phi beta_L^2 (n/P) max w a/|a|1 <= 1",
                   sp.Le(8 * tau_eff * gamma_sx * L_Phi * beta_L**2 * n / P * w_a_max, 1),
                   "Lemma B.3 [L630]"),
         Condition("B.4: max{eta_cx, eta_cy} <= 1/(2 L_f max|a|1 sqrt(2(1+beta_L^2)))",
-                  sp.Le(sp.Max(eta_cx, eta_cy),
+                  sp.Le(Max(eta_cx, eta_cy),
                         1 / (2 * L_f * a_l1_max * sp.sqrt(2 * (1 + beta_L**2)))),
                   "Lemma B.4 [L634]"),
     ]
@@ -213,21 +214,21 @@ def _nc_sc_conditions(pl: bool) -> list[Condition]:
         conds.append(Condition(
             "B.5-PL: tau_eff gamma_sy kappa L_f beta_G^2 (1/P) max{kappa beta_L^2 max|a|2^2/|a|1^2, 1}"
             " <= 1/64", sp.Le(tau_eff * gamma_sy * kappa * L_f * beta_G**2 / P
-                               * sp.Max(kappa * beta_L**2 * a_r2_max, 1), sp.Rational(1, 64)),
+                               * Max(kappa * beta_L**2 * a_r2_max, 1), sp.Rational(1, 64)),
             "Appendix B.5 [L1103]", "printed with 1/P and no w, unlike Lemma B.5 [L638]"))
     else:
         conds.append(Condition(
             "B.5: tau_eff gamma_sy kappa L_f beta_G^2 (n/P) max{beta_L^2 max w|a|2^2/|a|1^2, "
             "(n-P)/(n-1) max w} <= 1/64",
             sp.Le(tau_eff * gamma_sy * kappa * L_f * beta_G**2 * n / P
-                  * sp.Max(beta_L**2 * wr2_max, PP * w_max), sp.Rational(1, 64)),
+                  * Max(beta_L**2 * wr2_max, PP * w_max), sp.Rational(1, 64)),
             "Lemma B.5 [L638]"))
     conds += [
         Condition("B.5: gamma_sx <= gamma_sy/(81 kappa^2)", sp.Le(gamma_sx, gamma_sy / (81 * kappa**2)),
                   "Lemma B.5 [L638]"),
         Condition("B.5: 8 tau_eff L_f gamma_sy (n/P) max{(n-P)/(n-1) max w, beta_L^2 max w a/|a|1} <= 1",
                   sp.Le(8 * tau_eff * L_f * gamma_sy * n / P
-                        * sp.Max(PP * w_max, beta_L**2 * w_a_max), 1), "Lemma B.5 [L638]"),
+                        * Max(PP * w_max, beta_L**2 * w_a_max), 1), "Lemma B.5 [L638]"),
     ]
     if pl:
         conds.append(Condition("B.5-PL: eta_cy L_f beta_G <= 1/(16 kappa sqrt(D))",
@@ -440,16 +441,16 @@ def _thm2_terms(factor: sp.Expr = sp.Integer(1), prefix: str = "") -> list[Term]
 
 
 def _thm2_conditions(corrected: bool) -> list[Condition]:
-    server = (2 * tau_eff * gamma_sy * L_f * n / P * sp.Max(beta_L**2 * wr2_max, PP * w_max))
+    server = (2 * tau_eff * gamma_sy * L_f * n / P * Max(beta_L**2 * wr2_max, PP * w_max))
     if corrected:
-        server = server * sp.Max(beta_G**2, 1)
+        server = server * Max(beta_G**2, 1)
     return [
         Condition("P <= n", sp.Le(P, n), "Appendix B, client sampling [L616] (C^(t) ⊆ [n], "
                   "|C^(t)| = P)"),
         Condition("n >= 2", sp.Ge(n, 2), "Theorem 2, eq. (6) [L235] ((n−P)/(n−1) is 0/0 for n = 1; "
                   "our reading)"),
         Condition("64 eta_cy^2 D L_f^2 max{beta_G^2 n/P, 1} <= 1",
-                  sp.Le(64 * eta_cy**2 * D * L_f**2 * sp.Max(beta_G**2 * n / P, 1), 1),
+                  sp.Le(64 * eta_cy**2 * D * L_f**2 * Max(beta_G**2 * n / P, 1), 1),
                   "Theorem 3, App. C.2 [L1155]"),
         Condition("2 tau_eff gamma_sy L_f (n/P)" + (" max{beta_G^2,1}" if corrected else "")
                   + " max{beta_L^2 max w|a|2^2/|a|1^2, (n-P)/(n-1) max w} <= 1/8",
@@ -457,10 +458,10 @@ def _thm2_conditions(corrected: bool) -> list[Condition]:
                   "Theorem 3, App. C.2 [L1157]"
                   + (" with Lemma C.3's max{β_G², 1} [L1147]" if corrected else "")),
         Condition("2 tau_eff gamma_sy L_f (n/P) max{(P-1)/(n-1), beta_L^2 max w a/|a|1} <= 1/8",
-                  sp.Le(2 * tau_eff * gamma_sy * L_f * n / P * sp.Max(PM1, beta_L**2 * w_a_max),
+                  sp.Le(2 * tau_eff * gamma_sy * L_f * n / P * Max(PM1, beta_L**2 * w_a_max),
                         sp.Rational(1, 8)), "Theorem 3, App. C.2 [L1157]"),
         Condition("C.2: eta_cy <= 1/(2 L_f max|a|1 sqrt(2 max{1, beta_L^2}))",
-                  sp.Le(eta_cy, 1 / (2 * L_f * a_l1_max * sp.sqrt(2 * sp.Max(1, beta_L**2)))),
+                  sp.Le(eta_cy, 1 / (2 * L_f * a_l1_max * sp.sqrt(2 * Max(1, beta_L**2)))),
                   "Lemma C.2 [L1135] (used in the proof of Theorem 2)"),
     ]
 

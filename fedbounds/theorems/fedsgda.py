@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import sympy as sp
 
+from ..minmax import Max
 from ..model import (
     NONNEGATIVE,
     POSITIVE,
@@ -220,7 +221,7 @@ E_SYNC = Erratum(
 # ---------------------------------------------------------------------------------------------
 def _thm36_conditions(corrected: bool, line: str = "Theorem 3.6 [L175]") -> list[Condition]:
     conds = [Condition("max{c*eta_y, c} <= 1/(10QL_f)",
-                       sp.Le(sp.Max(c * eta_y, c), 1 / (10 * Q * L_f)), line)]
+                       sp.Le(Max(c * eta_y, c), 1 / (10 * Q * L_f)), line)]
     if corrected:
         conds.append(Condition("c_hat <= 1/(10QL_f)", sp.Le(c_hat, 1 / (10 * Q * L_f)),
                                "Lemma B.2 [L451], used by the proof (Appendix B.2)",
@@ -397,7 +398,7 @@ def _thm312_parts(corrected: bool):
         Condition("drift factor <= 2kappa^2/5",
                   sp.Le((24 * L_f**2 * eta**2 / (N * b * alpha)
                          + 288 * kappa**2 * L_f**2 * eta**2 / (N * b * beta) + drift)
-                        * sp.Max(c_hat**2, c**2), 2 * kappa**2 / 5),
+                        * Max(c_hat**2, c**2), 2 * kappa**2 / 5),
                   ("Appendix C.2, after eq. (51) [L908], with the general drift constant "
                    "(6 + 36κ²)L_f²Q²η² of the display after eq. (50) [L896] (derived here)"
                    if corrected else "Appendix C.2, after eq. (51) [L908]"),

@@ -16,6 +16,7 @@ from dataclasses import replace
 
 import sympy as sp
 
+from ..minmax import Max, Min
 from ..model import (
     NONNEGATIVE,
     POSITIVE,
@@ -173,7 +174,7 @@ E_P1_H = Erratum(
     "nonzero; h has no effect on x when p = 1 [derived]. No change to the bound.")
 
 # -- Theorem 3.1 -----------------------------------------------------------------------------
-_tau31 = sp.Min(gamma * mu, p**2, rho - B / M)
+_tau31 = Min(gamma * mu, p**2, rho - B / M)
 _thm31_conditions = [
     Condition("gamma <= 1/mu", sp.Le(gamma, 1 / mu), "Theorem 3.1 [L140]"),
     Condition("gamma <= 1/(2(A+MC))", sp.Le(gamma, 1 / (2 * (A + M * C))), "Theorem 3.1 [L140]"),
@@ -202,7 +203,7 @@ thm31 = Theorem(
 
 # -- Corollary 3.2 -----------------------------------------------------------------------------
 _M32 = 2 * B / rho
-_cor32_claim = sp.Max((A + B * C / rho) / mu, 1 / rho, (D_1 + B / rho * D_2) / (mu**2 * epsilon))
+_cor32_claim = Max((A + B * C / rho) / mu, 1 / rho, (D_1 + B / rho * D_2) / (mu**2 * epsilon))
 
 
 def _cor32(corrected: bool) -> Theorem:
@@ -221,14 +222,14 @@ def _cor32(corrected: bool) -> Theorem:
         conds.append(Condition("M >= 2B/rho", sp.Ge(M, 2 * B / rho), "Corollary 3.2 [L148] "
                                "(corrected)",
                                "ρ − B/M ≥ ρ/2 ≥ γμ, so τ = γμ"))
-    sched = {gamma: sp.Min(1 / mu, 1 / (2 * (A + Mx * C)), rho / (2 * mu),
+    sched = {gamma: Min(1 / mu, 1 / (2 * (A + Mx * C)), rho / (2 * mu),
                            mu * epsilon / (2 * (D_1 + Mx * D_2)))}
     derived = {p: sp.sqrt(gamma * mu)}
     claim = _cor32_claim
     if not corrected:
         derived = {M: _M32, p: sp.sqrt(gamma * mu)}
     else:  # the claimed order with M in place of 2B/ρ (Corollary 3.2's at M = 2B/ρ)
-        claim = sp.Max((A + M * C) / mu, 1 / rho, (D_1 + M * D_2) / (mu**2 * epsilon))
+        claim = Max((A + M * C) / mu, 1 / rho, (D_1 + M * D_2) / (mu**2 * epsilon))
     return Theorem(
         id="proxskip.cor3.2" + (".corrected" if corrected else ""), paper="proxskip",
         title="Complexity of ProxSkip-VIP" + (" (corrected: M free when B = 0)" if corrected else ""),
@@ -263,7 +264,7 @@ def _sgda(id_: str, title: str, source: str, statement: str, factor: int, claime
     cap = mu * epsilon / (factor * sigma_star**2)
     line = ("Corollary 3.5 [L174]" if id_.startswith("proxskip.cor3.5") else
             "Corollary 3.5 [L174] (the setting of Theorem 4.2, Appendix G [L786])")
-    claim = sp.Max(L_g / mu, sigma_star**2 / (mu**2 * epsilon))
+    claim = Max(L_g / mu, sigma_star**2 / (mu**2 * epsilon))
     return Theorem(
         id=id_, paper="proxskip", title=title, source=source, statement=statement, notation=N,
         assumptions=["Assumption 2.1 [L88–L99]", "Assumption 3.3 [L160–L162]: L_g-expected "
@@ -282,7 +283,7 @@ def _sgda(id_: str, title: str, source: str, statement: str, factor: int, claime
                Term("neighborhood", 2 * gamma * sigma_star**2 / mu,
                     "Theorem 3.1 [L142] with Lemma 3.4 [L168], [derived]: γ²D_1/τ with "
                     "D_1 = 2σ_*², τ = γμ")],
-        schedule={gamma: sp.Min(1 / (2 * L_g), 1 / (2 * mu), cap)},
+        schedule={gamma: Min(1 / (2 * L_g), 1 / (2 * mu), cap)},
         schedule_source=line + " (largest γ allowed), p = √(γμ)",
         costs=COSTS,
         claimed={"iterations": claim * sp.log(1 / epsilon),
@@ -302,8 +303,8 @@ _det = Specialization(
 _minmax_fl = Specialization(
     "min-max, L-Lipschitz μ-strongly monotone, worst case ℓ = κL (Table 1/2)",
     {L_g: kappa**2 * mu},
-    {"iterations": sp.Max(kappa**2, sigma_star**2 / (mu**2 * epsilon)) * sp.log(1 / epsilon),
-     "communications": sp.sqrt(sp.Max(kappa**2, sigma_star**2 / (mu**2 * epsilon)))
+    {"iterations": Max(kappa**2, sigma_star**2 / (mu**2 * epsilon)) * sp.log(1 / epsilon),
+     "communications": sp.sqrt(Max(kappa**2, sigma_star**2 / (mu**2 * epsilon)))
      * sp.log(1 / epsilon)}, "Table 1 [L54]; Table 2, Appendix F.5 [L750]",
     "ℓ/μ = κ² here (L_g ≥ ℓ = κL = κ²μ in the worst case): communications grow like κ, "
     "not √κ; √κ holds only for minimisation (ℓ = L).")
@@ -370,7 +371,7 @@ def _cor36(corrected: bool) -> Theorem:
                                   " corrected, [derived] A = ℓ/2" if corrected else
                                   " (γ = 1/(2ℓ))"))],
         bound_lhs=LYAPUNOV,
-        bound=[Term("contraction", (1 - sp.Min(gamma * mu, p**2)) ** T * V_0,
+        bound=[Term("contraction", (1 - Min(gamma * mu, p**2)) ** T * V_0,
                     "Corollary 3.6 [L182]")],
         schedule={gamma: cap, p: sp.sqrt(gamma * mu)},
         schedule_source=("Corollary 3.6 [L182] corrected (γ = 1/ℓ)" if corrected else
@@ -404,7 +405,7 @@ def _svrg(id_: str, title: str, source: str, statement: str, claimed_source: str
           corrected: bool, algorithms: list[str], specs: list[Specialization],
           errata: list[Erratum]) -> Theorem:
     setting = "Corollary 3.9" if id_.startswith("proxskip.cor") else "Theorem 4.4"
-    g = 1 / (6 * ell_hat) if corrected else sp.Min(1 / mu, 1 / (6 * ell_hat))
+    g = 1 / (6 * ell_hat) if corrected else Min(1 / mu, 1 / (6 * ell_hat))
     conds = [
         Condition("gamma <= 1/mu", sp.Le(gamma, 1 / mu),
                   f"Theorem 3.1 [L140] (the setting of {setting})"),
@@ -422,7 +423,7 @@ def _svrg(id_: str, title: str, source: str, statement: str, claimed_source: str
         assumptions=["Assumption 2.1 [L88–L99]", "Assumption 3.7 [L190–L192]"]
         if id_.startswith("proxskip.cor") else ["Assumption 4.3 [L248–L250]"],
         derived={gamma: g, q: 2 * gamma * mu, M: 4 / q, p: sp.sqrt(gamma * mu),
-                 tau: sp.Min(gamma * mu, p**2, q - 2 / M)},
+                 tau: Min(gamma * mu, p**2, q - 2 / M)},
         conditions=conds,
         bound_lhs=LYAPUNOV.replace("σ_t²", "σ_t² (σ_t at w_t, proof of Lemma 3.8 [L533])"),
         bound=[Term("contraction", (1 - tau) ** T * V_0,

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import sympy as sp
 
+from ..minmax import Max
 from ..model import (
     NONNEGATIVE,
     POSITIVE,
@@ -217,7 +218,7 @@ E_LSTAR = Erratum(
 # -- common pieces --------------------------------------------------------------------------------
 def _drift_condition(src: str, label: str) -> Condition:
     return Condition(f"({label}) 8K(K-1)(2K-1)L_f^2 max(eta_xl^2, eta_yl^2) <= 1",
-                     sp.Le(8 * K * (K - 1) * (2 * K - 1) * L_f**2 * sp.Max(eta_xl**2, eta_yl**2), 1),
+                     sp.Le(8 * K * (K - 1) * (2 * K - 1) * L_f**2 * Max(eta_xl**2, eta_yl**2), 1),
                      src, f"local-drift condition; ⇔ eq. ({label}): 4K max{{L_f²η_l²}} ≤ "
                           "1/(2(K−1)(2K−1))")
 

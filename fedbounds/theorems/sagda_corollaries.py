@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sympy as sp
 
+from ..minmax import Min
 from ..model import (
     Condition,
     Specialization,
@@ -68,7 +69,7 @@ T_OMEGA = Condition("T >= mK", sp.Ge(T, m * K), "Corollary 1, T = Ω(mK) with co
 _K_SPEC_NOTE = ("K = Θ(T/m), the largest K allowed by T = Ω(mK) (remark after Corollary 2 "
                 "[L238]), applied before solving "
                 "for T: the derived T_ε must come out as O(ε⁻²) for the claimed communication")
-CAP_C1_PRINTED = sp.Min(1 / (sp.sqrt(m) * K ** R(3, 2)), K ** R(3, 4) / (m ** R(1, 4) * T ** R(1, 4)))
+CAP_C1_PRINTED = Min(1 / (sp.sqrt(m) * K ** R(3, 2)), K ** R(3, 4) / (m ** R(1, 4) * T ** R(1, 4)))
 CAP_C2 = 1 / ((m * T) ** R(1, 4) * K ** R(5, 4))
 CAP_C3 = 1 / ((m * T) ** R(1, 4) * K)
 ETA_C12 = sp.sqrt(m) / sp.sqrt(K * T)

@@ -13,7 +13,7 @@ import pytest
 import sympy as sp
 from sympy.functions.elementary.miscellaneous import MinMaxBase
 
-from fedbounds import complexity, registry
+from fedbounds import complexity, minmax, registry
 
 a, b, c, x, y = sp.symbols("a b c x y", positive=True)
 n = sp.Symbol("n", integer=True, positive=True)
@@ -163,19 +163,19 @@ def test_minmax_matches_sympy_on_a_derivations_time_to_accuracy() -> None:
 def test_ordering_flips_only_where_neither_side_dominates() -> None:
     """Both signs of x − y at the sample points: a and b unrelated, a/x and b·y, n and a (an
     integer against a real); never for a pair with an ordering (a < 2a, x < x + a, n ≤ n²)."""
-    assert complexity._ordering_flips(a, b)
-    assert complexity._ordering_flips(a / x, b * y)
-    assert complexity._ordering_flips(n, a)
+    assert minmax.ordering_flips(a, b)
+    assert minmax.ordering_flips(a / x, b * y)
+    assert minmax.ordering_flips(n, a)
     for left, right in ((a, 2 * a), (x, x + a), (n, n**2), (sp.Max(a, b), a), (a, a)):
-        assert not complexity._ordering_flips(left, right)
-        assert not complexity._ordering_flips(right, left)
+        assert not minmax.ordering_flips(left, right)
+        assert not minmax.ordering_flips(right, left)
 
 
 def test_a_flipping_pair_is_one_sympy_does_not_connect(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every pair of Max/Min arguments that a derivation settles by its sample points, asked of
     sympy: not connected (sympy decides no comparison of the two)."""
     flipping: list[tuple[sp.Basic, sp.Basic]] = []
-    original = complexity._ordering_flips
+    original = minmax.ordering_flips
 
     def noted(left: sp.Basic, right: sp.Basic) -> bool:
         flips = original(left, right)
@@ -183,10 +183,12 @@ def test_a_flipping_pair_is_one_sympy_does_not_connect(monkeypatch: pytest.Monke
             flipping.append((left, right))
         return flips
 
-    monkeypatch.setattr(complexity, "_ordering_flips", noted)
+    monkeypatch.setattr(minmax, "ordering_flips", noted)
     for memo in ("_REPLACED", "_REBUILT", "_SCHEDULED", "_ORDERS", "_GRIDS", "_LAMBDAS",
-                 "_DOMINATES", "_CONNECTED", "_SAMPLED"):
+                 "_DOMINATES"):
         monkeypatch.setattr(complexity, memo, {})
+    for memo in ("_CONNECTED", "_SAMPLED"):
+        monkeypatch.setattr(minmax, memo, {})
     complexity.derive(registry.get("fedsgda.cor3.7"))
     assert len(flipping) >= 5
     for left, right in flipping[:60]:
@@ -212,8 +214,9 @@ def test_derive_with_memories_equals_derive_through_plain_sympy(
     remembered = complexity.derive(thm).as_json()
     assert MinMaxBase.__dict__["__new__"] is sympy_new  # sympy is left as it is
     for memo in ("_REPLACED", "_REBUILT", "_SCHEDULED", "_ORDERS", "_GRIDS", "_LAMBDAS",
-                 "_DOMINATES", "_CONNECTED"):
+                 "_DOMINATES"):
         monkeypatch.setattr(complexity, memo, {})
+    monkeypatch.setattr(minmax, "_CONNECTED", {})
     monkeypatch.setattr(complexity, "_replace", _plain_replace)
     monkeypatch.setattr(complexity, "_minmax", lambda kind, args: kind(*args))
     monkeypatch.setattr(complexity, "_solve_term", complexity._solve_term.__wrapped__)
