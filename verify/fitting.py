@@ -20,7 +20,6 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 
 @dataclass(frozen=True)
@@ -54,6 +53,8 @@ class Estimate:
 
 
 def _tq(level: float, dof: int) -> float:
+    from scipy import stats  # on first use: scipy.stats takes about 0.5 s to import
+
     return float(stats.t.ppf(0.5 + level / 2, dof)) if dof > 0 else math.inf
 
 
