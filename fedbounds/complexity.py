@@ -27,6 +27,7 @@ import sympy as sp
 from sympy.core.parameters import global_parameters
 
 from .minmax import minmax as _minmax
+from .minmax import remember as _remember
 from .model import Theorem
 
 AGREE_SPREAD = 100.0
@@ -96,7 +97,6 @@ class ComplexityReport:
 # every cost, a condition re-checked per specialization), so the substitutions below keep each
 # rebuilt subexpression by content: the expression, the rule and the evaluation flag (results
 # are pure functions of these; nothing is kept across processes).
-_MEMO_LIMIT = 50_000
 _RULE_IDS: dict[tuple, int] = {}
 _REPLACED: dict[tuple[sp.Basic, int], tuple[sp.Basic, bool]] = {}
 
@@ -116,12 +116,6 @@ def _build(node: sp.Basic, args: list) -> sp.Basic:
     if node.func is sp.Max or node.func is sp.Min:
         return _minmax(node.func, args)
     return node.func(*args)
-
-
-def _remember(memo: dict, key: tuple, value: object) -> None:
-    if len(memo) > _MEMO_LIMIT:
-        memo.clear()
-    memo[key] = value
 
 
 def _replace(expr: sp.Basic, rule: dict) -> sp.Basic:

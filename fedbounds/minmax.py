@@ -15,6 +15,13 @@ from sympy.core.sorting import ordered
 
 MEMO_LIMIT = 50_000  # entries of a memory before it is emptied
 
+
+def remember(memo: dict, key: object, value: object) -> None:
+    """``memo[key] = value``, the memory emptied first when it holds :data:`MEMO_LIMIT`."""
+    if len(memo) > MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
+
 # sympy's Max/Min constructor (MinMaxBase.__new__ of sympy 1.14) with its pairwise comparisons
 # remembered: a specialization or a fixed value changes a few arguments of a Max, and sympy
 # compares every pair again. Only for the sympy version it was written from (other versions:
@@ -40,10 +47,8 @@ def minmax(kind: type, args: list | tuple) -> sp.Basic:
                 continue
             key = (value, zero)
             if key not in _CONNECTED:
-                if len(_CONNECTED) > MEMO_LIMIT:
-                    _CONNECTED.clear()
-                _CONNECTED[key] = (False if ordering_flips(value, zero)
-                                   else kind._is_connected(value, zero))
+                remember(_CONNECTED, key, False if ordering_flips(value, zero)
+                         else kind._is_connected(value, zero))
             connected = _CONNECTED[key]
             if connected:
                 is_new = False
@@ -90,9 +95,7 @@ def _sampled(expr: sp.Basic) -> tuple[float | None, ...]:
             values.append(z.real if z is not None and z.imag == 0 and math.isfinite(z.real)
                           else None)
         found = tuple(values)
-        if len(_SAMPLED) > MEMO_LIMIT:
-            _SAMPLED.clear()
-        _SAMPLED[expr] = found
+        remember(_SAMPLED, expr, found)
     return found
 
 
