@@ -73,78 +73,46 @@ class ReadTracking(dict):
         super().__init__(values)
         self.reads = reads
 
-    def _all(self) -> None:
+    def _all(self) -> dict:
+        """Every name noted; the values as a plain dict."""
         self.reads.update(dict.keys(self))
-
-    def __getitem__(self, name):
-        self.reads.add(name)
-        return super().__getitem__(name)
-
-    def get(self, name, default=None):
-        self.reads.add(name)
-        return super().get(name, default)
-
-    def __contains__(self, name) -> bool:
-        self.reads.add(name)
-        return super().__contains__(name)
-
-    def setdefault(self, name, default=None):
-        self.reads.add(name)
-        return super().setdefault(name, default)
-
-    def pop(self, name, *default):
-        self.reads.add(name)
-        return super().pop(name, *default)
-
-    def __iter__(self):
-        self._all()
-        return super().__iter__()
-
-    def __reversed__(self):
-        self._all()
-        return super().__reversed__()
-
-    def keys(self):
-        self._all()
-        return super().keys()
-
-    def values(self):
-        self._all()
-        return super().values()
-
-    def items(self):
-        self._all()
-        return super().items()
+        return dict(dict.items(self))
 
     def copy(self) -> dict:
-        self._all()
-        return dict(super().items())
-
-    def popitem(self):
-        self._all()
-        return super().popitem()
+        return self._all()
 
     def __or__(self, other):
-        self._all()
-        return dict(super().items()) | other
+        return self._all() | other
 
     def __ror__(self, other):
-        self._all()
-        return other | dict(super().items())
+        return other | self._all()
 
-    def __eq__(self, other) -> bool:
-        self._all()
-        return super().__eq__(other)
+    def __reduce__(self):
+        return (dict, (self._all(),))
 
     __hash__ = None  # type: ignore[assignment]
 
-    def __repr__(self) -> str:
-        self._all()
-        return super().__repr__()
 
-    def __reduce__(self):
-        self._all()
-        return (dict, (dict(super().items()),))
+def _reading(name: str, every: bool):
+    """``dict.<name>`` that first notes its key (the first argument), or every name."""
+    method = getattr(dict, name)
+
+    def read(self, *args):
+        if every:
+            self.reads.update(dict.keys(self))
+        else:
+            self.reads.add(args[0])
+        return method(self, *args)
+
+    read.__name__ = name
+    return read
+
+
+for _name in ("__getitem__", "get", "__contains__", "setdefault", "pop"):
+    setattr(ReadTracking, _name, _reading(_name, every=False))
+for _name in ("__iter__", "__reversed__", "keys", "values", "items", "popitem", "__eq__",
+              "__repr__"):
+    setattr(ReadTracking, _name, _reading(_name, every=True))
 
 
 class QuickMeasurement:
