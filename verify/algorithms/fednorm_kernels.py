@@ -26,6 +26,21 @@ _jit = numba.njit(cache=True, nogil=True, error_model="numpy")
 
 
 @_jit
+def _client_rows(H: np.ndarray, h: np.ndarray, idx: np.ndarray, j: int, v: np.ndarray,
+                 grad: np.ndarray, first: int, last: int) -> None:
+    """grad[a, r] = Σ_b H_i[a, b] v[b, r] + h_i[a] (b in order) for the rows a = first … last − 1
+    and every replica r, i = idx[r, j] its client in slot j; v, grad (d, R)."""
+    d, R = v.shape
+    for a in range(first, last):
+        for r in range(R):
+            i = idx[r, j]
+            total = 0.0
+            for b in range(d):
+                total += H[i, a, b] * v[b, r]
+            grad[a, r] = total + h[i, a]
+
+
+@_jit
 def fednorm_round(z: np.ndarray, idx: np.ndarray, noise: np.ndarray, x_hat: np.ndarray,
                   H: np.ndarray, h: np.ndarray, flags: np.ndarray, reals: np.ndarray,
                   vectors: np.ndarray, clients: np.ndarray, work: np.ndarray) -> None:
@@ -81,13 +96,7 @@ def fednorm_round(z: np.ndarray, idx: np.ndarray, noise: np.ndarray, x_hat: np.n
                     for r in range(R):
                         ga[r] = ga[r] + h[i0, a]
             else:
-                for a in range(d):
-                    for r in range(R):
-                        i = idx[r, j]
-                        total = 0.0
-                        for b in range(d):
-                            total += H[i, a, b] * zk[b, r]
-                        grad[a, r] = total + h[i, a]
+                _client_rows(H, h, idx, j, zk, grad, 0, d)
             if lam != 0.0:
                 for a in range(dx):
                     for r in range(R):
@@ -96,13 +105,7 @@ def fednorm_round(z: np.ndarray, idx: np.ndarray, noise: np.ndarray, x_hat: np.n
                 for k in range(dx, d):
                     for r in range(R):
                         snap[k, r] = zk[k, r]
-                for a in range(dx, d):
-                    for r in range(R):
-                        i = idx[r, j]
-                        total = 0.0
-                        for b in range(d):
-                            total += H[i, a, b] * snap[b, r]
-                        grad[a, r] = total + h[i, a]
+                _client_rows(H, h, idx, j, snap, grad, dx, d)
             if noisy:
                 for k in range(d):
                     for r in range(R):
