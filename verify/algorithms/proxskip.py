@@ -198,11 +198,16 @@ def stack(problem: AffineVIP, replicas: int, value: Any = 0.0) -> np.ndarray:
     return np.broadcast_to(np.asarray(value, dtype=float), shape).copy()
 
 
+def _center(problem: AffineVIP) -> np.ndarray:
+    """z* as every client's (n, d) center, contiguous (for :func:`sq_distance`)."""
+    return np.ascontiguousarray(np.broadcast_to(problem.z_star, (problem.n, problem.d)))
+
+
 def lyapunov(problem: AffineVIP, gamma: float, p: float) -> dict[str, Observe]:
     """dist_sq = Σ_i‖x_i − z*‖² and V = dist_sq + (γ/p)²Σ_i‖h_i − f_i(z*)‖² (Thm 3.1 [L140],
     stacked)."""
     weight = _square(gamma / p)
-    z = np.ascontiguousarray(np.broadcast_to(problem.z_star, (problem.n, problem.d)))
+    z = _center(problem)
     fz = np.ascontiguousarray(problem.f(z))
     return {"dist_sq": lambda s: sq_distance(s.x, z),
             "V": lambda s: sq_distance(s.x, z) + weight * sq_distance(s.h, fz)}
@@ -210,7 +215,7 @@ def lyapunov(problem: AffineVIP, gamma: float, p: float) -> dict[str, Observe]:
 
 def distance(problem: AffineVIP) -> dict[str, Observe]:
     """dist_sq = Σ_i‖x_i − z*‖²."""
-    z = np.ascontiguousarray(np.broadcast_to(problem.z_star, (problem.n, problem.d)))
+    z = _center(problem)
     return {"dist_sq": lambda s: sq_distance(s.x, z)}
 
 
@@ -456,12 +461,13 @@ def local_method(problem: AffineVIP, gamma: float, H: int, extragradient: bool =
         measured[0] = (new, dist)  # one assignment: a reader sees a state with its own numbers
         return new, scratch["all"]
 
-    observe = distance(problem)
-    if fused is not None:
+    if fused is None:
+        observe = distance(problem)
+    else:
         from .kernels import gda_round  # numba: imported by the first run, not the CLI
 
         JT, b, noisy = fused
-        center = np.ascontiguousarray(np.broadcast_to(problem.z_star, (problem.n, problem.d)))
+        center = _center(problem)
         # Σ_i‖x_i − z*‖² of the state the last round returned, summed by the round while it
         # wrote the mean (as sq_distance sums it); any other state is measured as before
         measured: list[tuple[ConsensusState | None, np.ndarray]] = [(None, np.empty(0))]
