@@ -186,7 +186,7 @@ def _block_buffers(scratch: dict, x: np.ndarray,
     if "block" not in scratch:
         n, R, d = x.shape
         c = block_rows(R, n * d)
-        tiled = np.ascontiguousarray(np.broadcast_to(b[:, None, :], (n, c, d))).reshape(n, c * d)
+        tiled = np.tile(b, (1, c))  # a new writable array for every c (one compiled signature)
         scratch["block"] = (np.empty((c, d)), tiled, np.empty((R, d)),
                             np.empty(c * d, dtype=np.bool_))
     return scratch["block"]
