@@ -3,12 +3,11 @@ test run needs them.
 
 numba compiles a kernel the first time it is called with a new signature and keeps the machine
 code in its on-disk cache (``cache=True``; a later process loads it in milliseconds). On a new
-machine the first report would otherwise compile about 20 s of kernels inside its claims, and
-its two worker processes (or the test suite's two xdist workers) would each compile the
-kernels they both need at the same moment. ``python -m fedbounds.app.warmup`` (run by
-``make`` right after installing) runs the quick profile of the few claims that call every
-kernel with the signatures the catalog uses, split over two processes, so each kernel is
-compiled once and every later process loads it.
+machine the first report would otherwise compile about 20 s of kernels inside its claims
+(about 12 s of its wall time on two cores), and the test suite's workers theirs inside their
+tests. ``python -m fedbounds.app.warmup`` (run by ``make`` right after installing) runs the
+quick profile of the few claims that call every kernel with the signatures the catalog uses,
+split over two processes, so every later process loads them.
 
 The list is declared, not discovered: a claim that stops calling a kernel leaves that kernel to
 be compiled by its first real run, as before (slower, never different numbers). The slow test
