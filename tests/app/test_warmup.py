@@ -36,6 +36,23 @@ def test_openers_are_claims_of_the_catalog():
     assert len(OPENERS) == 2  # one group per core of the machine the split was measured on
 
 
+def test_a_failing_claim_does_not_stop_the_warm_up(monkeypatch, capsys):
+    from dataclasses import replace
+
+    from fedbounds.app import warmup
+
+    def broken(params, seed):
+        raise RuntimeError("boom")
+
+    claims = catalog.claims()
+    cheap = "proxskip.p14"
+    monkeypatch.setattr(catalog, "claims",
+                        lambda: {**claims, cheap: replace(claims[cheap], measure=broken)})
+    assert warmup.warm((cheap,)) >= 0.0
+    err = capsys.readouterr().err
+    assert f"warm-up: {cheap} failed" in err and "boom" in err
+
+
 @pytest.mark.slow
 def test_after_the_warm_up_the_quick_catalog_compiles_nothing(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
