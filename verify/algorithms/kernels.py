@@ -107,14 +107,12 @@ def gda_round(x: np.ndarray, JT: np.ndarray, tiled_b: np.ndarray, noise: np.ndar
     client sum), then the consensus mean Π: every client gets the client mean, summed over
     clients in order and divided by n (as ``np.add.reduce`` then ``/=``). While the mean is
     written back, ``dist`` (R,) gets Σ_i‖x_i − c_i‖² of the new iterate for ``center`` (n, d),
-    summed in (i, k) order as :func:`sq_distance` sums it (when ``dist`` is empty, not at all).
-    ``tiled_b`` (n, c·d) is b_i repeated over a block's rows; ``acc`` (R, d) and G (c, d) are
-    scratch."""
+    summed in (i, k) order as :func:`sq_distance` sums it. ``tiled_b`` (n, c·d) is b_i repeated
+    over a block's rows; ``acc`` (R, d) and G (c, d) are scratch."""
     n, R, d = x.shape
     c = G.shape[0]
     x2, acc2, G2 = x.reshape(n, R * d), acc.reshape(R * d), G.reshape(c * d)
     width = numba.uint64(d)
-    measure = dist.shape[0] == R
     for lo in range(0, R, c):
         rows = min(c, R - lo)
         size, base = numba.uint64(rows * d), numba.uint64(lo * d)
@@ -138,25 +136,19 @@ def gda_round(x: np.ndarray, JT: np.ndarray, tiled_b: np.ndarray, noise: np.ndar
                 acc2[base + j] += xi[base + j]
         for j in range(size):
             acc2[base + j] /= n
-        if measure:
-            for s in range(rows):
-                dist[lo + s] = 0.0
+        for s in range(rows):
+            dist[lo + s] = 0.0
         for i in range(n):
-            xi = x2[i]
-            if measure:
-                ci = center[i]
-                for s in range(rows):
-                    row = base + numba.uint64(s * d)
-                    total = dist[lo + s]
-                    for k in range(width):
-                        value = acc2[row + k]
-                        xi[row + k] = value
-                        diff = value - ci[k]
-                        total += diff * diff
-                    dist[lo + s] = total
-            else:
-                for j in range(size):
-                    xi[base + j] = acc2[base + j]
+            xi, ci = x2[i], center[i]
+            for s in range(rows):
+                row = base + numba.uint64(s * d)
+                total = dist[lo + s]
+                for k in range(width):
+                    value = acc2[row + k]
+                    xi[row + k] = value
+                    diff = value - ci[k]
+                    total += diff * diff
+                dist[lo + s] = total
 
 
 @_jit
