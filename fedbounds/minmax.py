@@ -22,6 +22,7 @@ def remember(memo: dict, key: object, value: object) -> None:
         memo.clear()
     memo[key] = value
 
+
 # sympy's Max/Min constructor (MinMaxBase.__new__ of sympy 1.14) with its pairwise comparisons
 # remembered: a specialization or a fixed value changes a few arguments of a Max, and sympy
 # compares every pair again. Only for the sympy version it was written from (other versions:

@@ -17,6 +17,9 @@ from fedbounds import complexity, minmax, registry
 
 a, b, c, x, y = sp.symbols("a b c x y", positive=True)
 n = sp.Symbol("n", integer=True, positive=True)
+# the derivations' memories in fedbounds.complexity, emptied for a derivation from scratch
+COMPLEXITY_MEMORIES = ("_REPLACED", "_REBUILT", "_SCHEDULED", "_ORDERS", "_GRIDS", "_LAMBDAS",
+                       "_DOMINATES")
 
 EXPRESSIONS = [
     sp.Max(a / x, b * y**2, c / (x * y), evaluate=False),
@@ -184,8 +187,7 @@ def test_a_flipping_pair_is_one_sympy_does_not_connect(monkeypatch: pytest.Monke
         return flips
 
     monkeypatch.setattr(minmax, "ordering_flips", noted)
-    for memo in ("_REPLACED", "_REBUILT", "_SCHEDULED", "_ORDERS", "_GRIDS", "_LAMBDAS",
-                 "_DOMINATES"):
+    for memo in COMPLEXITY_MEMORIES:
         monkeypatch.setattr(complexity, memo, {})
     for memo in ("_CONNECTED", "_SAMPLED"):
         monkeypatch.setattr(minmax, memo, {})
@@ -213,8 +215,7 @@ def test_derive_with_memories_equals_derive_through_plain_sympy(
     sympy_new = MinMaxBase.__dict__["__new__"]
     remembered = complexity.derive(thm).as_json()
     assert MinMaxBase.__dict__["__new__"] is sympy_new  # sympy is left as it is
-    for memo in ("_REPLACED", "_REBUILT", "_SCHEDULED", "_ORDERS", "_GRIDS", "_LAMBDAS",
-                 "_DOMINATES"):
+    for memo in COMPLEXITY_MEMORIES:
         monkeypatch.setattr(complexity, memo, {})
     monkeypatch.setattr(minmax, "_CONNECTED", {})
     monkeypatch.setattr(complexity, "_replace", _plain_replace)
