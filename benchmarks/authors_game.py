@@ -7,7 +7,10 @@ clients, each the average of m = 100 samples of the operator [[A, B], [−B, C]]
 A, C = Q diag(U[μ, L]) Qᵀ (Q Haar), B = Q' diag(U[0, L]) Q'ᵀ, L = 1, μ = 0.01, two players
 of 10 coordinates (the operator is 20 × 20) and linear terms a, c ~ N(0, I) (eq. (5)), also
 averaged. γ = 1/max_i ℓ_i, p = √(γ min_i μ_i); ProxSkip-VIP-FL runs ⌈400/p⌉ iterations (400
-expected communications), Local GDA 400 rounds of H = round(1/p) local steps.
+expected communications), Local GDA 400 rounds of H = round(1/p) local steps (the expected
+local steps of ProxSkip-VIP-FL) and, at 64 replicas, 400 rounds of the authors' script's own
+local steps (``QuadxDet.py``: n_comm // n_node = 20) at the same constant γ (their script
+decreases γ; the executor's Local GDA takes a constant step).
 
 Reference: the authors' loop re-implemented — one replica, a Python loop over clients, one
 client step at a time, numpy per client — fed the coins of the executor's ``coin`` stream
@@ -205,29 +208,34 @@ def main() -> int:
     n, d = game.n, game.d
     iterations = math.ceil(a.communications / p)
     H = max(1, round(1 / p))
+    H_script = a.communications // n  # QuadxDet.py: local_step = int(n_comm / n_node)
     rounds = a.communications
     print(f"authors' game: n={n} d={d} gamma={gamma:.4g} p={p:.4g}; ProxSkip-VIP-FL "
-          f"{iterations} iterations, Local GDA {rounds} rounds x H={H}", flush=True)
+          f"{iterations} iterations, Local GDA {rounds} rounds x H={H} (and x H={H_script}, "
+          "the local steps of the authors' script)", flush=True)
 
     # iterates: the reference on the first and last replica of every replica count
     checks = {}
     for R in a.replicas:
         coins = coin_matrix(p, iterations, R, a.seed)
         tr = run_proxskip(game, gamma, p, iterations, R, a.seed, a.record_every)
-        lg = simulate(local_method(game, gamma, H), rounds, replicas=R, seed=a.seed)
         worst = 0.0
         for r in sorted({0, R - 1}):
             x, h, dist = reference_proxskip(game, gamma, p, coins[:, r], a.record_every)
             worst = max(worst, _close(tr.state.x[r], x), _close(tr.state.h[r], h),
                         _close(tr.metrics["dist_sq"][1:len(dist) + 1, r], np.array(dist)))
             assert int(tr.communications[-1, r]) == int(coins[:, r].sum())
-        xl, distl = reference_local_gda(game, gamma, H, rounds)
-        worst_local = max(_close(lg.state.x[0], xl),
-                          _close(lg.metrics["dist_sq"][1:, 0], np.array(distl)))
-        assert worst <= RTOL and worst_local <= RTOL, (R, worst, worst_local)
-        checks[R] = {"proxskip": worst, "local_gda": worst_local}
+        worst_local = {}
+        for name, steps in (("local_gda", H), ("local_gda_script_H", H_script)):
+            lg = simulate(local_method(game, gamma, steps), rounds, replicas=R, seed=a.seed)
+            xl, distl = reference_local_gda(game, gamma, steps, rounds)
+            worst_local[name] = max(_close(lg.state.x[0], xl),
+                                    _close(lg.metrics["dist_sq"][1:, 0], np.array(distl)))
+        assert worst <= RTOL and max(worst_local.values()) <= RTOL, (R, worst, worst_local)
+        checks[R] = {"proxskip": worst, **worst_local}
     print("iterates equal to the reference: max relative difference "
-          + ", ".join(f"R={R}: {v['proxskip']:.1e} / {v['local_gda']:.1e}"
+          + ", ".join(f"R={R}: {v['proxskip']:.1e} / {v['local_gda']:.1e} / "
+                      f"{v['local_gda_script_H']:.1e}"
                       for R, v in checks.items()), flush=True)
 
     # interleaved repetitions: wall and CPU time (process_time: less sensitive to other
@@ -237,7 +245,12 @@ def main() -> int:
         "proxskip": lambda R: run_proxskip(game, gamma, p, iterations, R, a.seed,
                                            a.record_every),
         "local_gda": lambda R: simulate(local_method(game, gamma, H), rounds, replicas=R,
-                                        seed=a.seed)}
+                                        seed=a.seed),
+        "local_gda_script_H": lambda R: simulate(local_method(game, gamma, H_script), rounds,
+                                                 replicas=R, seed=a.seed)}
+    # the script's H: at 64 replicas only (a round of 20 local steps is 10 rounds' worth of H = 2)
+    counts = {"proxskip": a.replicas, "local_gda": a.replicas,
+              "local_gda_script_H": [R for R in a.replicas if R == 64]}
     # the same methods through their pure steps (the executor before Method.advance), at 64
     pure = {"proxskip": lambda R: run_proxskip(game, gamma, p, iterations, R, a.seed,
                                                a.record_every, pure=True),
@@ -245,27 +258,32 @@ def main() -> int:
                                             replicas=R, seed=a.seed)}
     references: dict[str, Callable[[], object]] = {
         "proxskip": lambda: reference_proxskip(game, gamma, p, coins1, a.record_every),
-        "local_gda": lambda: reference_local_gda(game, gamma, H, rounds)}
-    client_steps = {"proxskip": iterations * n, "local_gda": rounds * H * n}
+        "local_gda": lambda: reference_local_gda(game, gamma, H, rounds),
+        "local_gda_script_H": lambda: reference_local_gda(game, gamma, H_script, rounds)}
+    client_steps = {"proxskip": iterations * n, "local_gda": rounds * H * n,
+                    "local_gda_script_H": rounds * H_script * n}
     ref = {m: {"wall": [], "cpu": []} for m in runs}
-    ours = {m: {R: {"wall": [], "cpu": []} for R in a.replicas} for m in runs}
-    before = {m: {"wall": [], "cpu": []} for m in runs}
+    ours = {m: {R: {"wall": [], "cpu": []} for R in counts[m]} for m in runs}
+    before = {m: {"wall": [], "cpu": []} for m in pure}
     for _ in range(a.repetitions):
         for method in runs:
             wall, cpu = timed(references[method])
             ref[method]["wall"].append(wall / client_steps[method])
             ref[method]["cpu"].append(cpu / client_steps[method])
-            for R in a.replicas:
+            for R in counts[method]:
                 wall, cpu = timed(lambda R=R, method=method: runs[method](R))
                 ours[method][R]["wall"].append(wall / (client_steps[method] * R))
                 ours[method][R]["cpu"].append(cpu / (client_steps[method] * R))
+            if method not in pure:
+                continue
             wall, cpu = timed(lambda method=method: pure[method](64))
             before[method]["wall"].append(wall / (client_steps[method] * 64))
             before[method]["cpu"].append(cpu / (client_steps[method] * 64))
 
     rows = []
     result: dict = {"game": {"n": n, "d": d, "gamma": gamma, "p": p, "iterations": iterations,
-                             "H": H, "rounds": rounds, "record_every": a.record_every,
+                             "H": H, "H_script": H_script, "rounds": rounds,
+                             "record_every": a.record_every,
                              "seed": a.seed},
                     "machine": {"python": platform.python_version(), "numpy": np.__version__,
                                 "processor": platform.processor() or platform.machine(),
@@ -274,7 +292,7 @@ def main() -> int:
     for method in runs:
         entry: dict = {"reference_seconds_per_client_step": {
             k: summary(v) for k, v in ref[method].items()}, "fedbounds": {}}
-        for R in a.replicas:
+        for R in counts[method]:
             per = ours[method][R]
             ratios = {k: summary([r / o for r, o in zip(ref[method][k], per[k], strict=True)])
                       for k in per}
@@ -282,6 +300,9 @@ def main() -> int:
                 k: summary(v) for k, v in per.items()}, "ratio": ratios}
             rows.append((method, R, statistics.median(ref[method]["cpu"]),
                          statistics.median(per["cpu"]), ratios))
+        if method not in pure:
+            result["methods"][method] = entry
+            continue
         per = before[method]
         ratios = {k: summary([r / o for r, o in zip(ref[method][k], per[k], strict=True)])
                   for k in per}
@@ -315,10 +336,11 @@ def main() -> int:
         # batched matmul (the matmul covers R·n replica-client steps)
         roof[R]["ratio_at_the_matmul"] = {
             m: statistics.median(ref[m]["cpu"]) / (roof[R]["matmul_seconds"] / (R * n))
-            for m in ("proxskip", "local_gda")}
+            for m in runs}
     result["roofline"] = roof
 
-    names = {"proxskip": "ProxSkip-VIP-FL", "local_gda": "Local GDA"}
+    names = {"proxskip": "ProxSkip-VIP-FL", "local_gda": f"Local GDA, H = {H}",
+             "local_gda_script_H": f"Local GDA, H = {H_script} (the authors' script)"}
     print(f"\nload average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; CPU time "
           "(process_time) medians over interleaved repetitions")
     print("\n| method | replicas | authors' loop per client step | fedbounds per replica-client "
@@ -331,7 +353,7 @@ def main() -> int:
     print("\n| replicas | batched matmul per step | ProxSkip-VIP-FL step (fraction min / "
           "median / max) | Local GDA local step (fraction min / median / max) | "
           "ProxSkip-VIP-FL per replica step | ratio at the matmul alone: ProxSkip-VIP-FL / "
-          "Local GDA |")
+          f"Local GDA, H = {H} / H = {H_script} |")
     print("|---|---|---|---|---|---|")
 
     def fraction(f: dict[str, float]) -> str:
@@ -344,7 +366,8 @@ def main() -> int:
               f"({fraction(v['local_gda_fraction'])}) | "
               f"{v['proxskip_seconds_per_replica_step'] * 1e9:.0f} ns | "
               f"{v['ratio_at_the_matmul']['proxskip']:.0f}× / "
-              f"{v['ratio_at_the_matmul']['local_gda']:.0f}× |")
+              f"{v['ratio_at_the_matmul']['local_gda']:.0f}× / "
+              f"{v['ratio_at_the_matmul']['local_gda_script_H']:.0f}× |")
     a.out.parent.mkdir(parents=True, exist_ok=True)
     a.out.write_text(json.dumps(result, indent=1))
     print(f"\nwritten {a.out}")
