@@ -232,7 +232,7 @@ class Theorem:
         names = [c.name for c in self.conditions]
         if len(set(names)) != len(names):
             raise ValueError(f"{self.id}: duplicate condition names {names}")
-        for sym in self.free_symbols():
+        for sym in self._symbols_used():
             if sym.name not in self.notation:
                 raise ValueError(f"{self.id}: symbol {sym.name!r} is not in the notation")
         for r in self.relations:
@@ -257,6 +257,17 @@ class Theorem:
     def _expressions(self) -> list[sp.Basic]:
         return ([c.rel.lhs for c in self.conditions] + [c.rel.rhs for c in self.conditions]
                 + [t.expr for t in self.bound])
+
+    def _symbols_used(self) -> set[sp.Symbol]:
+        """Every symbol of the conditions and the bound, derived quantities replaced by the
+        symbols of their values (as :meth:`expand` replaces them) without rebuilding any
+        expression: :meth:`free_symbols` and the symbols that cancel in it, for checking the
+        notation at construction (rebuilding took about 10 ms per theorem)."""
+        closure: dict[sp.Symbol, set[sp.Symbol]] = {}
+        for sym, value in self.derived.items():  # a value uses earlier derived quantities
+            closure[sym] = set().union(*(closure.get(s, {s}) for s in value.free_symbols))
+        return set().union(*(closure.get(s, {s}) for e in self._expressions()
+                             for s in e.free_symbols))
 
     def free_symbols(self) -> set[sp.Symbol]:
         out: set[sp.Symbol] = set()

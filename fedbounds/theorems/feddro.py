@@ -14,6 +14,7 @@ Objective, eq. (2) [L49–L53]: Φ(x) = h(x) + f(g(x)), h = (1/K)Σ h_k, g = (1/
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import sympy as sp
 
@@ -179,19 +180,23 @@ class Counterexample:
     x: sp.Symbol
     y: sp.Symbol
 
-    @property
+    # sympy's own evaluation gives these in their simplest form (√(x² + 4), x/√(x² + 4), 1/17:
+    # tests/theory/test_feddro.py), without ``sp.simplify``, which took most of this module's
+    # import time (about 0.6 s, every command that loads FedDRO's theorems)
+    @cached_property
     def Phi(self) -> sp.Expr:
-        return sp.simplify(self.f.subs(self.y, sp.Add(*self.g) / self.K))
+        """Φ(x) = f(ḡ(x)), ḡ = (1/K)Σ_k g_k (eq. (10) [L434–L438])."""
+        return self.f.subs(self.y, sp.Add(*self.g) / self.K)
 
-    @property
+    @cached_property
     def grad_Phi(self) -> sp.Expr:
-        return sp.simplify(sp.diff(self.Phi, self.x))
+        return sp.diff(self.Phi, self.x)
 
-    @property
+    @cached_property
     def lower_bound_grad_sq(self) -> sp.Expr:
         """‖∇Φ(x̄)‖² at x̄ = x̄⁰ = 1/2: 1/17, a lower bound while x̄ ≥ 1/2 [derived: Φ'(x)² =
         x²/(x² + 4) increases for x > 0; x̄^t ≥ 1/2 by the claims of Appendix D, L481, L531]."""
-        return sp.simplify(self.grad_Phi.subs(self.x, self.x0) ** 2)
+        return self.grad_Phi.subs(self.x, self.x0) ** 2
 
 
 _x, _y = sp.symbols("x y", real=True)

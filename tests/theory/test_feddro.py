@@ -73,7 +73,9 @@ def test_thm41_step_bounds_per_case() -> None:
     assert ms.value == pytest.approx(1 / 22) and ms.binding == "eta < C_eta (Case II)"
     assert not engine.check(thm, {"eta": F(1, 100), "I": F(1), "x0": F(1, 2)})[0]  # I > 1 [L188]
     assert feddro.COUNTEREXAMPLE.lower_bound_grad_sq == sp.Rational(1, 17)
-    assert sp.simplify(feddro.COUNTEREXAMPLE.Phi - sp.sqrt(feddro.COUNTEREXAMPLE.x**2 + 4)) == 0  # eq. (10)
+    ce = feddro.COUNTEREXAMPLE  # eq. (10) [L434–L438]: Φ(x) = √(x² + 4), as sympy writes it
+    assert ce.Phi == sp.sqrt(ce.x**2 + 4)
+    assert ce.grad_Phi == ce.x / sp.sqrt(ce.x**2 + 4)
 
 
 def test_cor1_I_condition_exact_form() -> None:
