@@ -30,7 +30,6 @@ from typing import Any
 
 import numpy as np
 import sympy as sp
-from scipy import optimize
 
 from fedbounds.errors import BadInput
 from fedbounds.params import Param
@@ -267,6 +266,7 @@ class ScalarFamily(CompositionalProblem):
         fn = lambda v: float(self.grad_Phi(np.array([v]))[0])  # noqa: E731
         if not np.any(self.w):  # Φ = √(g² + 4) with g(x) = ā x + c̄
             return -float(self.c.mean() / self.a.mean())
+        from scipy import optimize  # on first use: ~0.4 s of every CLI start
         return float(optimize.brentq(fn, -50.0, 50.0, xtol=1e-15, rtol=1e-15, maxiter=500))
 
     def _constants(self) -> dict[str, float]:
@@ -524,6 +524,7 @@ class DRO(CompositionalProblem):
         return ((1 + ell / self.lam)[..., None] * gr).mean(axis=-2) - mean * gr.mean(axis=-2) / self.lam
 
     def _solve(self) -> np.ndarray:
+        from scipy import optimize  # on first use: ~0.4 s of every CLI start
         res = optimize.minimize(lambda v: float(self.Phi(v)), np.zeros(self.d),
                                 jac=lambda v: self.grad_Phi(v), method="L-BFGS-B",
                                 options={"gtol": 1e-12, "ftol": 1e-15, "maxiter": 2000})

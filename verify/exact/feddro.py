@@ -19,7 +19,6 @@ from typing import Any, NamedTuple
 import numba
 import numpy as np
 import sympy as sp
-from scipy import optimize
 
 from fedbounds import engine
 from fedbounds.complexity import apply_schedule
@@ -85,11 +84,14 @@ def fixed_point_eta0(case: str, I: int) -> float:
     if case == "II" and I == 1:
         return 0.0
     fn = grad_F if case == "I" else (lambda x: grad_Phi(x) + (I - 1) * grad_F(x))
+    from scipy import optimize  # on first use: ~0.4 s of every CLI start
     return float(optimize.brentq(fn, 0.5, 2.0, xtol=1e-15, rtol=1e-15, maxiter=500))
 
 
 def fixed_point_map(case: str, I: int, eta: float, near: float) -> tuple[float | None, str]:
     """Attracting fixed point of the constant-η round map nearest to ``near``."""
+    from scipy import optimize  # on first use: ~0.4 s of every CLI start
+
     grid = np.linspace(-3.0, 10.0, 5201)
 
     def R(x: Any) -> Any:
@@ -380,6 +382,7 @@ def scalar_smoothness(prob: ScalarFamily) -> dict[str, Any]:
     grid = np.linspace(-60, 60, 120001)
     vals = np.abs(fn(grid))
     i = int(np.argmax(vals))
+    from scipy import optimize  # on first use: ~0.4 s of every CLI start
     res = optimize.minimize_scalar(lambda v: -abs(float(fn(v))),
                                    bounds=(grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]),
                                    method="bounded", options={"xatol": 1e-12})
