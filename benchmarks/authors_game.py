@@ -32,7 +32,6 @@ throughput the executor reaches; per-step cost at 64 and 1,024 replicas.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import platform
@@ -42,6 +41,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+from common import summary, write_json
 
 from fedbounds.problems.proxskip import AffineVIP, build
 from fedbounds.verify.algorithm import simulate
@@ -156,10 +156,6 @@ def timed(run: Callable[[], object]) -> tuple[float, float]:
     wall, cpu = time.perf_counter(), time.process_time()
     run()
     return time.perf_counter() - wall, time.process_time() - cpu
-
-
-def summary(values: list[float]) -> dict[str, float]:
-    return {"min": min(values), "median": statistics.median(values), "max": max(values)}
 
 
 def matmul_timer(game: AffineVIP, replicas: int) -> Callable[[], float]:
@@ -368,9 +364,7 @@ def main() -> int:
               f"{v['ratio_at_the_matmul']['proxskip']:.0f}× / "
               f"{v['ratio_at_the_matmul']['local_gda']:.0f}× / "
               f"{v['ratio_at_the_matmul']['local_gda_script_H']:.0f}× |")
-    a.out.parent.mkdir(parents=True, exist_ok=True)
-    a.out.write_text(json.dumps(result, indent=1))
-    print(f"\nwritten {a.out}")
+    write_json(a.out, result)
     return 0
 
 

@@ -11,13 +11,14 @@ then again), and each figure is min / median / max over them.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from common import summary, write_json
 
 RESULTS = Path(__file__).resolve().parent / "results"
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,10 +44,6 @@ def wall(argv: list[str]) -> float:
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} exited {done.returncode}: {done.stderr[-500:]}")
     return seconds
-
-
-def summary(values: list[float]) -> dict[str, float]:
-    return {"min": min(values), "median": statistics.median(values), "max": max(values)}
 
 
 def main() -> int:
@@ -76,9 +73,7 @@ def main() -> int:
         s, q = summary(times[name]), summary(ratios)
         print(f"| `{name}` | {s['min']:.2f} / {s['median']:.2f} / {s['max']:.2f} s | "
               f"{q['min']:.1f}× / {q['median']:.1f}× / {q['max']:.1f}× |")
-    a.out.parent.mkdir(parents=True, exist_ok=True)
-    a.out.write_text(json.dumps(result, indent=1))
-    print(f"\nwritten {a.out}")
+    write_json(a.out, result)
     return 0
 
 

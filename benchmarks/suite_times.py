@@ -21,7 +21,6 @@ average before each run is recorded: a figure measured on a busy machine says so
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import re
@@ -32,6 +31,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from common import write_json
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -112,13 +113,9 @@ def main() -> int:
               f"{f'{statistics.median(tests):.0f} s' if tests else '—'} | "
               f"{f'{statistics.median(warms):.0f} s' if warms else '—'} | "
               f"{max(r['load_before'] for r in rs):.1f} |")
-    a.out.parent.mkdir(parents=True, exist_ok=True)
-    a.out.write_text(json.dumps({"machine": {"python": platform.python_version(),
-                                             "cores": os.cpu_count()},
-                                 "runs": {k: [{key: v for key, v in r.items() if key != "tail"}
-                                              for r in rs] for k, rs in runs.items()}},
-                                indent=1))
-    print(f"\nwritten {a.out}")
+    write_json(a.out, {"machine": {"python": platform.python_version(), "cores": os.cpu_count()},
+                       "runs": {k: [{key: v for key, v in r.items() if key != "tail"}
+                                    for r in rs] for k, rs in runs.items()}})
     return 0 if all(r["exit"] == 0 for rs in runs.values() for r in rs) else 1
 
 

@@ -27,13 +27,18 @@ PROBE = ("import numpy as np; r = np.random.default_rng(1); x = r.standard_norma
          "print((x @ r.standard_normal((20, 20))).tobytes().hex())")
 
 
-def _python(code: str, core: str | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "OPENBLAS_VERBOSE": "2"}
+def _env(core: str | None, **more: str) -> dict[str, str]:
+    """This environment with OpenBLAS's kernel ``core`` (None: the one it picks)."""
+    env = {**os.environ, **more}
     env.pop("OPENBLAS_CORETYPE", None)
     if core is not None:
         env["OPENBLAS_CORETYPE"] = core
-    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                          text=True, check=True)
+    return env
+
+
+def _python(code: str, core: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", code], env=_env(core, OPENBLAS_VERBOSE="2"),
+                          capture_output=True, text=True, check=True)
 
 
 def _core(core: str | None = None) -> str | None:
@@ -44,13 +49,9 @@ def _core(core: str | None = None) -> str | None:
 
 
 def _verdicts(core: str | None) -> dict[str, str]:
-    env = {**os.environ}
-    env.pop("OPENBLAS_CORETYPE", None)
-    if core is not None:
-        env["OPENBLAS_CORETYPE"] = core
     run = subprocess.run([sys.executable, "-m", "fedbounds", "verify", "all", "--json",
                           "--store", "off", "--backend", "process"],
-                         env=env, capture_output=True, text=True)
+                         env=_env(core), capture_output=True, text=True)
     assert run.returncode == 0, run.stderr[-2000:]
     return {c["id"]: c["verdict"] for c in json.loads(run.stdout)["claims"]}
 
