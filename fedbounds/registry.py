@@ -115,22 +115,34 @@ def get(theorem_id: str, argument: str = "ID") -> Theorem:
     raise BadInput(argument, f"unknown theorem id {theorem_id!r}{hint}")
 
 
-def _builtin(theorem_id: str) -> Theorem | None:
-    """The built-in theorem with this id, importing only its paper's modules (``proxskip.…``
-    in ``theorems/proxskip.py``, ``sagda.…`` in ``sagda.py`` or ``sagda_*.py``), or None. A
-    command about one theorem then does not import every paper (the CLI answers in about half
-    the time). Only without plugins (whose ids the whole table checks against the built-in
-    ones) and before the whole table is built (then it is the answer)."""
-    if theorems.cache_info().currsize or plugins.plugin_packages():
-        return None
-    prefix = theorem_id.split(".", 1)[0]
+@cache
+def _plugins_installed() -> bool:
+    """Whether any plugin package is configured (asked once per process: ~5 ms)."""
+    return bool(plugins.plugin_packages())
+
+
+@cache
+def _builtin_papers(prefix: str) -> dict[str, Theorem]:
+    """Id → theorem of the built-in modules named ``prefix`` or ``prefix_*``
+    (``theorems/sagda.py`` and ``sagda_corollaries.py`` for ``sagda``), importing only those."""
+    out: dict[str, Theorem] = {}
     for info in sorted(pkgutil.iter_modules(_pkg.__path__), key=lambda i: i.name):
         if info.name == prefix or info.name.startswith(f"{prefix}_"):
             module = importlib.import_module(f"{_pkg.__name__}.{info.name}")
-            for thm in getattr(module, "THEOREMS", ()):
-                if isinstance(thm, Theorem) and thm.id == theorem_id:
-                    return thm
-    return None
+            out.update((t.id, t) for t in getattr(module, "THEOREMS", ())
+                       if isinstance(t, Theorem))
+    return out
+
+
+def _builtin(theorem_id: str) -> Theorem | None:
+    """The built-in theorem with this id, importing only its paper's modules (``proxskip.…``
+    in ``theorems/proxskip.py``), or None. A command about one theorem then does not import
+    every paper (the CLI answers in about half the time). Only without plugins (whose ids the
+    whole table checks against the built-in ones) and before the whole table is built (then it
+    is the answer)."""
+    if theorems.cache_info().currsize or _plugins_installed():
+        return None
+    return _builtin_papers(theorem_id.split(".", 1)[0]).get(theorem_id)
 
 
 def clear_caches() -> None:
@@ -138,3 +150,5 @@ def clear_caches() -> None:
     _FILES.clear()
     papers.cache_clear()
     theorems.cache_clear()
+    _plugins_installed.cache_clear()
+    _builtin_papers.cache_clear()
