@@ -26,6 +26,7 @@ import numpy as np
 import sympy as sp
 from sympy.core.parameters import global_parameters
 
+from .exprtree import as_basic
 from .minmax import minmax as _minmax
 from .minmax import remember as _remember
 from .model import Theorem
@@ -533,7 +534,7 @@ def derive(thm: Theorem) -> ComplexityReport:
     for name, source, note, subs, claimed in regime_list:
         # a specialization that sets a quantity as a function of T (e.g. τ = T/n) is a schedule
         # choice: it is applied before solving for T, and the schedule is re-checked under it
-        pre = T is not None and any(sp.sympify(v).has(T) for v in subs.values())
+        pre = T is not None and any(as_basic(v).has(T) for v in subs.values())
         T_s = T_eps
         if pre and terms:
             T_s, _, solve_notes = _solve_T(thm, [(n_, _subs(e, subs)) for n_, e in terms])

@@ -1,7 +1,7 @@
 """Generic computations over :class:`~fedbounds.model.Theorem` data.
 
 Every expression is compiled once per theorem with :func:`sympy.lambdify` (numpy backend);
-user values never pass through ``sympify``. Values are computed in float64 first (the fast
+user values never pass through sympy's string parser. Values are computed in float64 first (the fast
 path) and again exactly (:mod:`fedbounds.exact`: rationals substituted into the sympy
 expression, irrational results decided by certified ``evalf``) wherever float64 cannot decide:
 a floating-point exception (overflow, underflow, division by zero, invalid operation), an input

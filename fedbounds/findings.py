@@ -54,6 +54,8 @@ class Finding:
     ratio: tuple[str, str] | None = field(default=None, compare=False)
     op: str = field(default="", compare=False)
     conditions: tuple[str, ...] = field(default=(), compare=False)
+    # an "empty" finding: the names of the free symbols it holds whatever their values
+    free: tuple[str, ...] = field(default=(), compare=False)
     everywhere: bool = field(default=True, compare=False)
 
     def as_json(self) -> dict:
@@ -331,8 +333,9 @@ def empty_when(thm: Theorem, free: list[sp.Symbol]) -> list[Finding]:
         free_txt = ", ".join(sorted(names))
         out.append(Finding(f"{thm.id}:empty:{cond.name}",
                            f"the conditions are empty, whatever {free_txt}, when {sp.sstr(neg)} "
-                           f"(condition {cond.name!r} involves none of them)", sp.sstr(neg),
-                           cond.source, "empty", conditions=(cond.name,)))
+                           f"(condition {cond.name!r} involves none of them)", neg,
+                           cond.source, "empty", conditions=(cond.name,),
+                           free=tuple(sorted(names))))
     return out
 
 

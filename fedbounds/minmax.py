@@ -13,6 +13,8 @@ from sympy.core.operations import ShortCircuit
 from sympy.core.parameters import global_parameters
 from sympy.core.sorting import ordered
 
+from .exprtree import as_basic
+
 MEMO_LIMIT = 50_000  # entries of a memory before it is emptied
 
 
@@ -36,7 +38,7 @@ def minmax(kind: type, args: list | tuple) -> sp.Basic:
     if not (_MINMAX_REIMPLEMENTED and global_parameters.evaluate):
         return kind(*args)
     try:
-        unique = frozenset(kind._new_args_filter(sp.sympify(a) for a in args))
+        unique = frozenset(kind._new_args_filter(as_basic(a) for a in args))
     except ShortCircuit:
         return kind.zero
     local_zeros: set = set()  # MinMaxBase._find_localzeros

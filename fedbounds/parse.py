@@ -1,4 +1,4 @@
-"""Parsing of user-typed numbers and ``NAME=VALUE`` pairs without eval or sympify.
+"""Parsing of user-typed numbers and ``NAME=VALUE`` pairs never evaluated as Python.
 
 Accepted: integers (``10``), decimals (``0.25``, ``.5``), scientific (``1e-3``, ``2.5E+4``),
 fractions of those (``1/8``, ``3/2e3``). Everything is parsed to an exact :class:`Fraction`.

@@ -23,6 +23,7 @@ from pathlib import Path
 import mpmath
 import sympy as sp
 
+from .exprtree import as_basic
 from .model import Theorem
 
 SCALES = (sp.Rational(1, 10), sp.Integer(1), sp.Integer(10))
@@ -85,7 +86,7 @@ def reference_points(thm: Theorem) -> list[dict[sp.Symbol, sp.Rational]]:
 def _entry(thm: Theorem, k: int, item: str, expr: sp.Basic,
            point: dict[sp.Symbol, sp.Rational]) -> Entry:
     try:
-        exact = sp.sympify(thm.expand(expr)).xreplace(point).doit()
+        exact = as_basic(thm.expand(expr)).xreplace(point).doit()
     except (TypeError, ValueError, ZeroDivisionError) as e:  # e.g. Max(zoo, 1): not comparable
         return Entry(thm.id, k, item, "undefined", type(e).__name__)
     if exact.free_symbols:

@@ -227,30 +227,20 @@ def symbol_names(notation) -> dict[str, str]:
     return {name: notation.spec(name).latex or name for name in notation.names()}
 
 
-def to_mathml(expr: sp.Basic | str, names: dict[str, str]) -> Markup:
-    """An inline ``<math>`` element of ``expr`` (a sympy expression, relation or its string)."""
-    if isinstance(expr, str):
-        expr = parse(expr, names)
+def to_mathml(expr: sp.Basic, names: dict[str, str]) -> Markup:
+    """An inline ``<math>`` element of ``expr`` (a sympy expression or relation; text is never
+    parsed into one)."""
     printer = NotationMathML(names)
     body = printer._print(expr).toxml()
     return Markup(f'<math display="inline">{body}</math>')
 
 
-def to_latex(expr: sp.Basic | str, names: dict[str, str]) -> str:
+def to_latex(expr: sp.Basic, names: dict[str, str]) -> str:
     """``$…$`` LaTeX of ``expr`` with the paper's symbol names (for the Markdown pages)."""
-    if isinstance(expr, str):
-        expr = parse(expr, names)
     symbols = {s: names[s.name] for s in expr.free_symbols
                if isinstance(s, sp.Symbol) and s.name in names}
     tex = sp.latex(expr, symbol_names=symbols, mul_symbol=None)
     return f"${tex}$"
-
-
-def parse(text: str, names: dict[str, str]) -> sp.Basic:
-    """A sympy expression from its ``sstr``/``srepr`` string (the notation's names as symbols,
-    positive, so that the printed form matches the theorem's)."""
-    local = {name: sp.Symbol(name, positive=True) for name in names}
-    return sp.sympify(text, locals=local)
 
 
 def symbol_mathml(name: str, names: dict[str, str]) -> Markup:

@@ -41,6 +41,7 @@ from markupsafe import Markup, escape
 from fedbounds import registry
 from fedbounds.complexity import derive
 from fedbounds.errors import BadInput
+from fedbounds.exprtree import TreeError, from_tree, to_tree
 from fedbounds.findings import findings
 from fedbounds.pretty import fmt_order, pretty
 from fedbounds.verify import catalog
@@ -185,7 +186,7 @@ class Prose:
     parts: tuple[tuple[str, str | Math | TypedMath], ...]
 
 
-def _math(expr: sp.Basic | str, names: dict[str, str]) -> Math:
+def _math(expr: sp.Basic, names: dict[str, str]) -> Math:
     return Math(str(mathtext.to_mathml(expr, names)), mathtext.to_latex(expr, names))
 
 
@@ -254,9 +255,8 @@ def theory(paper: str, store: Path | None = None, fresh: bool = False) -> dict:
     complexity_rows = []
     for t in thms:
         if t.claimed or t.specializations:
-            rows = cached_derivation(t.id, store, lambda t=t: complexity_of(t), fresh)
-            if any(COMPLEXITY_FORMAT not in r for r in rows):  # stored by an older report
-                rows = cached_derivation(t.id, store, lambda t=t: complexity_of(t), True)
+            rows = cached_derivation(t.id, store, lambda t=t: complexity_of(t), fresh,
+                                     check=lambda rows, t=t: complexity_rows_problem(rows, t.id))
             complexity_rows += [_complexity_row(r, mathtext.symbol_names(t.notation))
                                 for r in rows]
     statements = []
@@ -317,22 +317,21 @@ def finding_prose(theorem, finding, names: dict[str, str]) -> Prose:
             rest = finding.text.split(" is forced by ", 1)
             parts.append(" is forced by " + rest[1] if len(rest) == 2 else "")
             return _text_then_math(*parts, names=names)
-        match = re.fullmatch(r"the conditions are empty, whatever (.*), when (.*) "
+        match = re.fullmatch(r"the conditions are empty, whatever .*, when .* "
                              r"(\(condition .*\))", finding.text)
-        if kind == "empty" and match and isinstance(value, str):
-            free = [mathtext.parse(n, names) for n in match.group(1).split(", ")]
+        if kind == "empty" and match and isinstance(value, sp.Basic):
             parts = ["the conditions are empty, whatever "]
-            for i, symbol in enumerate(free):
-                parts += [", "] * bool(i) + [symbol]
-            parts += [", when ", mathtext.parse(value, names), " " + match.group(3)]
+            for i, name in enumerate(getattr(finding, "free", ())):
+                parts += [", "] * bool(i) + [sp.Symbol(name, positive=True)]
+            parts += [", when ", value, " " + match.group(1)]
             return _text_then_math(*parts, names=names)
-    except (KeyError, ValueError, TypeError, IndexError, sp.SympifyError):
+    except (KeyError, ValueError, TypeError, IndexError):
         pass
     return _prose(finding.text, names)
 
 
 _RELATIONS = {">": sp.Gt, ">=": sp.Ge, "<": sp.Lt, "<=": sp.Le}
-COMPLEXITY_FORMAT = "derived_srepr"  # a stored row in the current format has this key
+COMPLEXITY_FORMAT = "derived_tree"  # a stored row in the current format has this key
 SCHEDULE_WORDS = {"never": "fails at every grid point",
                   "partial": "holds on part of the grid only",
                   "threshold": "holds only for T above a threshold"}
@@ -341,7 +340,8 @@ SCHEDULE_WORDS = {"never": "fails at every grid point",
 def complexity_of(theorem) -> list[dict]:
     """The report's complexity rows of one theorem (:func:`derive`: derived vs claimed order
     per regime and cost, and the schedule checks that do not always hold), as JSON data: the
-    orders as ``srepr`` (printed in the notation when the page is written)."""
+    orders as :mod:`~fedbounds.exprtree` trees (JSON data, rebuilt by a fixed vocabulary and
+    printed in the notation when the page is written)."""
     rep = derive(theorem)
     rows = []
     for reg in rep.regimes:
@@ -349,7 +349,7 @@ def complexity_of(theorem) -> list[dict]:
             rows.append({
                 "theorem": theorem.id, "regime": reg.name, "cost": row.cost,
                 "derived": fmt_order(row.derived_order), "claimed": fmt_order(row.claimed),
-                COMPLEXITY_FORMAT: _srepr(row.derived_order), "claimed_srepr": _srepr(row.claimed),
+                COMPLEXITY_FORMAT: _tree(row.derived_order), "claimed_tree": _tree(row.claimed),
                 "verdict": row.verdict, "note": reg.note if row.verdict != "agree" else "",
                 "detail": row.detail if row.verdict == "disagree" else ""})
     for s in rep.schedule:
@@ -357,30 +357,47 @@ def complexity_of(theorem) -> list[dict]:
             rows.append({
                 "theorem": theorem.id, "regime": "schedule vs conditions", "cost": s.condition,
                 "derived": s.verdict, "claimed": "holds", COMPLEXITY_FORMAT: None,
-                "claimed_srepr": None, "verdict": s.verdict, "note": s.source,
+                "claimed_tree": None, "verdict": s.verdict, "note": s.source,
                 "detail": s.detail, "schedule": True})
     return rows
 
 
-# the expressions behind the srepr texts this process wrote: a row derived here is printed
-# from its own expression, not from a re-parse of its text (parsing re-runs sympy's Max/Min
-# constructors: seconds per paper); a row read from the store is parsed
-_WRITTEN: dict[str, sp.Basic] = {}
+COMPLEXITY_KEYS = frozenset({"theorem", "regime", "cost", "derived", "claimed",
+                             COMPLEXITY_FORMAT, "claimed_tree", "verdict", "note", "detail",
+                             "schedule"})
 
 
-def _srepr(expr: sp.Basic | None) -> str | None:
-    if expr is None:
-        return None
-    text = sp.srepr(expr)
-    _WRITTEN[text] = expr
-    return text
+def complexity_rows_problem(rows: object, theorem_id: str) -> str | None:
+    """Why stored complexity rows are not ones :func:`complexity_of` writes for ``theorem_id``
+    (None when they are): a list of rows with its keys, text where it writes text, orders as
+    trees :func:`~fedbounds.exprtree.from_tree` rebuilds (an older store's ``srepr`` text, which
+    would have to be evaluated, is not)."""
+    if not isinstance(rows, list):
+        return "not a list of rows"
+    for row in rows:
+        if not isinstance(row, dict) or set(row) - COMPLEXITY_KEYS:
+            return "a row with keys complexity_of does not write"
+        if row.get("theorem") != theorem_id:
+            return "a row of another theorem"
+        if not all(isinstance(row.get(k), str) for k in ("regime", "cost", "verdict")) or not all(
+                isinstance(row.get(k), str | None) for k in ("derived", "claimed", "note",
+                                                            "detail")):
+            return "a row whose text is not text"
+        if not isinstance(row.get("schedule", False), bool):
+            return "a row whose schedule flag is not a boolean"
+        for key in (COMPLEXITY_FORMAT, "claimed_tree"):
+            if key not in row:
+                return f"a row without {key} (an older store)"
+            if row[key] is not None:
+                try:
+                    from_tree(row[key])
+                except TreeError as e:
+                    return f"{key} is not an expression tree: {e}"
+    return None
 
 
-def _expression(text: str) -> sp.Basic:
-    """The expression of an srepr text: the one it was written from in this process, else
-    parsed."""
-    expr = _WRITTEN.get(text)
-    return sp.sympify(text) if expr is None else expr
+def _tree(expr: sp.Basic | None) -> list | None:
+    return None if expr is None else to_tree(expr)
 
 
 def _complexity_row(row: dict, names: dict[str, str]) -> dict:
@@ -394,8 +411,8 @@ def _complexity_row(row: dict, names: dict[str, str]) -> dict:
         out["claimed_m"] = "satisfied for every T"
     else:
         for side in ("derived", "claimed"):
-            text = row.get(f"{side}_srepr") if side == "claimed" else row.get(COMPLEXITY_FORMAT)
-            out[f"{side}_m"] = _math(order(_expression(text)), names) if text else "—"
+            tree = row.get(f"{side}_tree")
+            out[f"{side}_m"] = _math(order(from_tree(tree)), names) if tree else "—"
     for key in ("regime", "cost", "note", "detail"):
         out[key] = _prose(row.get(key) or "", names)
     return out

@@ -241,7 +241,8 @@ def run_with_jobs(plan: Plan, progress: Callable[[str], None] | None = None,
     try:
         todo = []
         for index, (cid, _seed) in enumerate(plan.tasks):
-            found = db.get(keys[index]) if db is not None and not plan.fresh else None
+            found = (db.get(keys[index], _spec(cid)) if db is not None and not plan.fresh
+                     else None)
             if found is not None:
                 results[index] = Result(found, True, keys[index])
                 if progress:
@@ -298,6 +299,12 @@ def check_backend(backend: str, scheduler: str | None = None) -> None:
         raise BadInput("--backend", f"{backend!r} is not a backend; allowed: {', '.join(BACKENDS)}")
     if scheduler is not None and backend != "dask":
         raise BadInput("--scheduler", "connects to a dask cluster: give --backend dask too")
+
+
+def _spec(claim_id: str) -> Any:
+    from fedbounds.verify import catalog
+
+    return catalog.claims()[claim_id]
 
 
 def _keys(plan: Plan) -> list[str | None]:

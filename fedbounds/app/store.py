@@ -50,10 +50,12 @@ from typing import Any
 from fedbounds.errors import BadInput
 from fedbounds.verify.claim import ClaimSpec, Figure, Verdict
 
+from . import store_rows
+
 ENV = "FEDBOUNDS_STORE"
 DEFAULT_PATH = Path(".fedbounds") / "results.sqlite"
 OFF = "off"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: every row carries a digest (schema 1 stores gain the column)
 BUSY_TIMEOUT_MS = 60_000
 
 ENVIRONMENT_COLUMNS = ("python", "numpy", "scipy", "sympy", "blas", "platform", "host")
@@ -61,7 +63,7 @@ RESULT_COLUMNS = (
     "key", "claim", "paper", "profile", "seed", "instance_seed", "overrides", "version",
     "source_hash", "verdict", "statistic", "predicted", "tolerance", "rule", "evidence",
     "config", "figure", "extra", "seconds", "started_at", "computed_at", "backend",
-    *ENVIRONMENT_COLUMNS,
+    *ENVIRONMENT_COLUMNS, "digest",
 )
 # a verdict's JSON fields with a column of their own; any other field is kept in ``extra``
 _VERDICT_FIELDS = ("id", "verdict", "statistic", "predicted", "tolerance", "rule", "evidence",
@@ -75,13 +77,14 @@ CREATE TABLE IF NOT EXISTS results (
     predicted TEXT, tolerance TEXT, rule TEXT, evidence TEXT NOT NULL, config TEXT NOT NULL,
     figure TEXT, extra TEXT NOT NULL, seconds REAL, started_at TEXT, computed_at TEXT NOT NULL,
     backend TEXT,
-    {", ".join(f"{c} TEXT" for c in ENVIRONMENT_COLUMNS)});
+    {", ".join(f"{c} TEXT" for c in ENVIRONMENT_COLUMNS)}, digest TEXT);
 CREATE INDEX IF NOT EXISTS results_claim ON results (claim, seed);
 CREATE TABLE IF NOT EXISTS derivations (
     key TEXT PRIMARY KEY, theorem TEXT NOT NULL, version TEXT NOT NULL,
-    source_hash TEXT NOT NULL, value TEXT NOT NULL, seconds REAL, computed_at TEXT NOT NULL);
+    source_hash TEXT NOT NULL, value TEXT NOT NULL, seconds REAL, computed_at TEXT NOT NULL,
+    digest TEXT);
 CREATE TABLE IF NOT EXISTS figures (key TEXT PRIMARY KEY, svg BLOB NOT NULL,
-    computed_at TEXT NOT NULL);
+    computed_at TEXT NOT NULL, digest TEXT);
 """
 
 
@@ -201,17 +204,23 @@ def claim_fingerprint(spec: ClaimSpec) -> str:
 
 
 def result_key(spec: ClaimSpec, profile: str, seed: int, instance_seed: int = 0,
-               overrides: Mapping[str, Any] | None = None) -> str:
-    """The content hash under which a claim's verdict is stored."""
+               overrides: Mapping[str, Any] | None = None, version_: str | None = None,
+               source: str | None = None) -> str:
+    """The content hash under which a claim's verdict is stored (by this fedbounds and its
+    sources, unless ``version_`` and ``source`` are given: a stored row's key derived again)."""
     parts = {"claim": spec.id, "profile": profile, "seed": seed,
              "instance_seed": instance_seed, "overrides": _json(dict(overrides or {})),
-             "version": version(), "source": source_hash(), "spec": claim_fingerprint(spec)}
+             "version": version_ or version(), "source": source or source_hash(),
+             "spec": claim_fingerprint(spec)}
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
-def derivation_key(theorem_id: str) -> str:
-    """The content hash under which a theorem's complexity derivation is stored."""
-    parts = {"theorem": theorem_id, "version": version(), "source": source_hash()}
+def derivation_key(theorem_id: str, version_: str | None = None,
+                   source: str | None = None) -> str:
+    """The content hash under which a theorem's complexity derivation is stored (by this
+    fedbounds and its sources, unless ``version_`` and ``source`` are given)."""
+    parts = {"theorem": theorem_id, "version": version_ or version(),
+             "source": source or source_hash()}
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
@@ -344,6 +353,10 @@ class ResultStore:
                                       isolation_level=None)
             self.db.row_factory = sqlite3.Row
             self.db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            # a store is data: its schema may not run anything (no functions from views or
+            # triggers, SQLite's "defense against the dark arts")
+            self.db.execute("PRAGMA trusted_schema = OFF")
+            self._refuse_active_schema()
             self.db.execute("PRAGMA journal_mode = WAL")
             self.db.execute("PRAGMA synchronous = NORMAL")  # WAL: a killed process loses nothing
             with self.transaction():
@@ -351,12 +364,33 @@ class ResultStore:
                     self.db.execute(statement)
                 self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)",
                                 (str(SCHEMA_VERSION),))
+                self._upgrade()
         except (sqlite3.DatabaseError, OSError) as e:
             raise BadInput("--store", f"cannot use {self.path} as a result store: {e}") from None
         schema = self.db.execute("SELECT value FROM meta WHERE name = 'schema'").fetchone()
-        if schema is None or int(schema[0]) != SCHEMA_VERSION:
-            raise BadInput("--store", f"{self.path} has store schema {schema and schema[0]}; "
+        if schema is None or schema[0] != str(SCHEMA_VERSION):
+            raise BadInput("--store", f"{self.path} has store schema {schema and schema[0]!r}; "
                                       f"this fedbounds reads schema {SCHEMA_VERSION}")
+
+    def _refuse_active_schema(self) -> None:
+        """A store with triggers or views is not one fedbounds wrote: refused (exit 2)."""
+        active = self.db.execute("SELECT type, name FROM sqlite_master "
+                                 "WHERE type IN ('trigger', 'view')").fetchone()
+        if active is not None:
+            raise BadInput("--store", f"{self.path} is not a fedbounds result store: it has "
+                                      f"a {active[0]} ({active[1]!r})")
+
+    def _upgrade(self) -> None:
+        """Schema 1 (rows without a digest) to 2: the column is added; the old rows, having no
+        digest, are not trusted and are recomputed when next needed."""
+        schema = self.db.execute("SELECT value FROM meta WHERE name = 'schema'").fetchone()
+        if schema is None or schema[0] != "1":
+            return
+        for table in ("results", "derivations", "figures"):
+            columns = {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}
+            if "digest" not in columns:
+                self.db.execute(f"ALTER TABLE {table} ADD COLUMN digest TEXT")
+        self.db.execute("UPDATE meta SET value = ? WHERE name = 'schema'", (str(SCHEMA_VERSION),))
 
     def __enter__(self) -> ResultStore:
         return self
@@ -384,10 +418,25 @@ class ResultStore:
 
     # -- verdicts
 
-    def get(self, key: str) -> Verdict | None:
-        """The stored verdict under ``key``, if any."""
+    def get(self, key: str, spec: ClaimSpec | None = None) -> Verdict | None:
+        """The stored verdict under ``key``, if any and valid (:func:`.store_rows.result_problem`;
+        with ``spec``, the key is also derived again from the row's claim, profile, seeds,
+        overrides, version and source hash); an invalid row is ignored with a warning."""
         row = self.db.execute("SELECT * FROM results WHERE key = ?", (key,)).fetchone()
-        return None if row is None else _verdict_of(row)
+        if row is None:
+            return None
+        row = dict(row)
+        problem = store_rows.result_problem(row)
+        if problem is None and spec is not None and (row["claim"] != spec.id or result_key(
+                spec, row["profile"], row["seed"], row["instance_seed"],
+                json.loads(row["overrides"]), row["version"], row["source_hash"]) != key):
+            problem = "its claim, seeds, overrides or sources do not give its key"
+        if problem is None and row["key"] != key:
+            problem = "it is stored under another key"
+        if problem is not None:
+            store_rows.warn_ignored(self.path, "results", key, problem)
+            return None
+        return _verdict_of(row)
 
     def put(self, key: str, verdict: Verdict, *, profile: str, overrides: Mapping[str, Any],
             started_at: str, computed_at: str, backend: str,
@@ -407,6 +456,10 @@ class ResultStore:
             "extra": _json({k: v for k, v in doc.items() if k not in _VERDICT_FIELDS}),
             "seconds": verdict.seconds, "started_at": started_at, "computed_at": computed_at,
             "backend": backend, **{c: env.get(c) for c in ENVIRONMENT_COLUMNS}}
+        row = {k: _sql_value(v) for k, v in row.items()}
+        for column in ("statistic", "seconds"):  # REAL columns give floats back
+            row[column] = None if row[column] is None else float(row[column])
+        row["digest"] = store_rows.digest("results", row)
         names = ", ".join(RESULT_COLUMNS)
         marks = ", ".join(f":{c}" for c in RESULT_COLUMNS)
         with self.transaction():
@@ -424,7 +477,13 @@ class ResultStore:
                 where.append(f"{column} = ?")
                 args.append(value)
         sql = "SELECT * FROM results" + (" WHERE " + " AND ".join(where) if where else "")
-        rows = [dict(r) for r in self.db.execute(sql, args)]
+        rows = []
+        for row in map(dict, self.db.execute(sql, args)):
+            problem = store_rows.result_problem(row)
+            if problem is None:
+                rows.append(row)
+            else:
+                store_rows.warn_ignored(self.path, "results", row.get("key"), problem)
         return sorted(rows, key=lambda r: (_natural(r["claim"]), r["profile"], r["seed"],
                                            r["instance_seed"], r["computed_at"]))
 
@@ -433,28 +492,67 @@ class ResultStore:
 
     # -- derivations and figures
 
-    def derivation(self, key: str) -> Any | None:
-        """A stored derivation (JSON data), if any."""
-        row = self.db.execute("SELECT value FROM derivations WHERE key = ?", (key,)).fetchone()
-        try:
-            return None if row is None else json.loads(row[0])
-        except (ValueError, TypeError):  # not JSON (an older store): derived again, replaced
+    def derivation(self, key: str, theorem_id: str,
+                   check: Callable[[Any], str | None] = lambda value: None) -> Any | None:
+        """A stored derivation of ``theorem_id`` (JSON data), if any and valid: its digest,
+        its key derived again from its theorem, version and source hash, and ``check(value)``
+        (the caller's shape check, None when it passes); an invalid row is ignored with a
+        warning."""
+        row = self.db.execute("SELECT * FROM derivations WHERE key = ?", (key,)).fetchone()
+        if row is None:
             return None
+        row = dict(row)
+        problem = store_rows.cached_problem("derivations", row)
+        if problem is None and (row["theorem"] != theorem_id or derivation_key(
+                theorem_id, row["version"], row["source_hash"]) != key):
+            problem = "its theorem, version or sources do not give its key"
+        value = None
+        if problem is None:
+            try:
+                value = json.loads(row["value"])
+            except (ValueError, TypeError, RecursionError):
+                problem = "its value is not JSON"
+            else:
+                problem = check(value)
+        if problem is not None:
+            store_rows.warn_ignored(self.path, "derivations", key, problem)
+            return None
+        return value
 
     def put_derivation(self, key: str, theorem_id: str, value: Any, seconds: float) -> None:
+        row = {"key": key, "theorem": theorem_id, "version": version(),
+               "source_hash": source_hash(), "value": _json(value), "seconds": seconds,
+               "computed_at": now()}
+        row["digest"] = store_rows.digest("derivations", row)
         with self.transaction():
-            self.db.execute("INSERT OR REPLACE INTO derivations VALUES (?, ?, ?, ?, ?, ?, ?)",
-                            (key, theorem_id, version(), source_hash(), _json(value), seconds,
-                             now()))
+            self.db.execute("INSERT OR REPLACE INTO derivations (key, theorem, version, "
+                            "source_hash, value, seconds, computed_at, digest) VALUES (:key, "
+                            ":theorem, :version, :source_hash, :value, :seconds, :computed_at, "
+                            ":digest)", row)
 
     def figure_svg(self, key: str) -> bytes | None:
-        """A stored rendering of a figure, if any."""
-        row = self.db.execute("SELECT svg FROM figures WHERE key = ?", (key,)).fetchone()
-        return None if row is None else bytes(row[0])
+        """A stored rendering of a figure, if any and valid (its digest, and SVG as matplotlib
+        writes it: :func:`.store_rows.svg_problem`); an invalid row is ignored with a
+        warning."""
+        row = self.db.execute("SELECT * FROM figures WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        row = dict(row)
+        problem = store_rows.cached_problem("figures", row)
+        svg = row["svg"] if isinstance(row["svg"], bytes) else None
+        if problem is None:
+            problem = "its svg is not bytes" if svg is None else store_rows.svg_problem(svg)
+        if problem is not None:
+            store_rows.warn_ignored(self.path, "figures", key, problem)
+            return None
+        return svg
 
     def put_figure_svg(self, key: str, svg: bytes) -> None:
+        row = {"key": key, "svg": bytes(svg), "computed_at": now()}
+        row["digest"] = store_rows.digest("figures", row)
         with self.transaction():
-            self.db.execute("INSERT OR REPLACE INTO figures VALUES (?, ?, ?)", (key, svg, now()))
+            self.db.execute("INSERT OR REPLACE INTO figures (key, svg, computed_at, digest) "
+                            "VALUES (:key, :svg, :computed_at, :digest)", row)
 
 
 def open_store(path: Path | None) -> ResultStore | None:
@@ -463,16 +561,18 @@ def open_store(path: Path | None) -> ResultStore | None:
 
 
 def cached_derivation(theorem_id: str, path: Path | None, compute: Callable[[], Any],
-                      fresh: bool = False) -> Any:
+                      fresh: bool = False,
+                      check: Callable[[Any], str | None] = lambda value: None) -> Any:
     """``compute()`` (a theorem's complexity derivation as JSON data: plain lists, dicts and
     strings, so reading it back costs nothing), from the store at ``path`` when it holds it
-    (unless ``fresh``), else computed and stored."""
+    and the stored value passes ``check`` (None: it does; else why not) (unless ``fresh``),
+    else computed and stored."""
     if path is None:
         return compute()
     with ResultStore(path) as store:
         key = derivation_key(theorem_id)
         if not fresh:
-            found = store.derivation(key)
+            found = store.derivation(key, theorem_id, check)
             if found is not None:
                 return found
         start = time.perf_counter()
@@ -485,6 +585,14 @@ def figure_key(figure: Figure, renderer: str) -> str:
     """The content hash of a figure's rendering: its data and the renderer (its source and the
     plotting library's version, given as ``renderer``)."""
     return hashlib.sha256(f"{figure_json(figure)}\0{renderer}".encode()).hexdigest()
+
+
+def _sql_value(value: Any) -> Any:
+    """A value as SQLite gives it back (numpy scalars as Python numbers), so that a row's
+    digest is computed on what is read."""
+    if hasattr(value, "item") and not isinstance(value, str | bytes):
+        return value.item()
+    return value
 
 
 def _natural(claim_id: str) -> tuple:

@@ -38,7 +38,7 @@ def store(tmp_path: Path) -> Path:
                        backend="serial")
         db.put("inst", Verdict("feddro.p902", "confirmed", 0.5, "<= 0.15", 1e-3, {},
                                seed=0, instance_seed=5),
-               profile="quick", overrides={}, started_at="x", computed_at="y", backend="dask")
+               profile="quick", overrides={}, started_at="2026-01-02T00:00:00", computed_at="2026-01-02T00:00:01", backend="dask")
     return path
 
 

@@ -137,7 +137,7 @@ def test_verdict_round_trips_through_the_store(tmp_path: Path) -> None:
                              hlines={"h": 0.5}),
                       {"algorithm": "a"}, 1.5, "a rule", seed=7, instance_seed=3)
     with ResultStore(tmp_path / "s.sqlite") as db:
-        db.put("k1", verdict, profile="quick", overrides={}, started_at="a", computed_at="b",
+        db.put("k1", verdict, profile="quick", overrides={}, started_at="2026-01-01T00:00:00", computed_at="2026-01-01T00:00:01",
                backend="serial")
         back = db.get("k1")
         (row,) = db.rows()
@@ -157,10 +157,9 @@ def test_one_row_per_key_the_latest_wins(tmp_path: Path) -> None:
     first = Verdict("feddro.p901", "confirmed", 1.0, 1.0, 0.1, {})
     second = Verdict("feddro.p901", "refuted", 2.0, 1.0, 0.1, {})
     with ResultStore(tmp_path / "s.sqlite") as db:
-        db.put("k", first, profile="quick", overrides={}, started_at="1", computed_at="1",
-               backend="serial")
-        db.put("k", second, profile="quick", overrides={}, started_at="2", computed_at="2",
-               backend="serial")
+        for verdict, at in ((first, "2026-01-01T00:00:01"), (second, "2026-01-01T00:00:02")):
+            db.put("k", verdict, profile="quick", overrides={}, started_at=at, computed_at=at,
+                   backend="serial")
         assert db.count() == 1
         assert db.get("k").verdict == "refuted"
 

@@ -439,7 +439,8 @@ def test_ratio_infimum_matches_symbolic_value() -> None:
 
 def test_empty_when_partial_participation_for_corrected_option2() -> None:
     fs = [f for f in findings.findings(thm("sagda.thm1.opt2.corrected")) if f.kind == "empty"]
-    assert any(f.value == "m < M" for f in fs)
+    m, M = (sp.Symbol(n, positive=True, integer=True) for n in ("m", "M"))
+    assert any(f.value == sp.Lt(m, M) and f.as_json()["value"] == "m < M" for f in fs)
 
 
 # -- citations point at the part of the statement they name -------------------------------------

@@ -58,6 +58,11 @@ def installed_solvers() -> list[str]:
     return list(cvxpy.installed_solvers())
 
 
+def _value(constraint: Any) -> float:
+    """A PEPit constraint's value at the solution."""
+    return float(constraint.eval())  # PEPit's Constraint.eval method, not Python's eval
+
+
 def certificate(pep: Any, worst: float) -> tuple[float, dict[str, float]]:
     """The dual bound reconstructed from the dual values (PEPit's own proof check) and the
     residuals: Gram matrix and dual matrix below PSD, primal constraints violated, negative
@@ -69,7 +74,7 @@ def certificate(pep: Any, worst: float) -> tuple[float, dict[str, float]]:
     constraints = pep._list_of_prepared_constraints
     inequalities = [c for c in constraints if c.equality_or_inequality == "inequality"]
     equalities = [c for c in constraints if c.equality_or_inequality == "equality"]
-    primal = [float(c.eval()) for c in inequalities] + [abs(float(c.eval())) for c in equalities]
+    primal = [_value(c) for c in inequalities] + [abs(_value(c)) for c in equalities]
     duals = [float(c.eval_dual()) for c in inequalities]
     combination = -np.dot(Point.list_of_leaf_points, np.dot(pep.residual, Point.list_of_leaf_points))
     for c in constraints:

@@ -1,0 +1,230 @@
+"""What a row read from the result store must be before it is used: the store is data someone
+else may have written (a colleague's results, a shared filesystem, an archive), never code.
+
+Every row carries a **digest**, a SHA-256 of its other columns written with it
+(:func:`digest`): a row whose columns were edited, corrupted or written by another program does
+not match it. The digest is a checksum, not a signature: whoever can write the file can forge a
+row with a matching digest, so every row is also checked for shape (types, ranges, known keys;
+:func:`result_problem`, :func:`svg_problem`), and nothing read from a row is ever evaluated: the
+report's stored expressions are JSON trees rebuilt by :mod:`fedbounds.exprtree`, figures are SVG
+checked against what matplotlib writes. A row that fails is ignored (with a warning naming the
+store, :func:`warn_ignored`) and recomputed; a forged but well-formed row can only misstate a
+number, which ``--fresh`` recomputes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+from collections.abc import Mapping
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree
+
+from fedbounds.verify.claim import PROVENANCES
+
+LOG = logging.getLogger("fedbounds.store")
+
+VERDICT_KINDS = frozenset({"confirmed", "refuted", "inconclusive", "diverged"})
+BACKENDS = frozenset({"serial", "process", "dask"})
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_CLAIM_ID = re.compile(r"[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)+")
+_WORD = re.compile(r"[A-Za-z0-9_.+-]{1,64}")
+# a verdict's fields kept in ``extra`` (the others have columns of their own)
+EXTRA_KEYS = frozenset({"provenance"})
+FIGURE_KEYS = frozenset({"title", "xlabel", "ylabel", "series", "logx", "logy", "hlines",
+                         "kind", "bands"})
+
+
+def digest(table: str, row: Mapping[str, Any]) -> str:
+    """SHA-256 of a row's columns (all but ``digest``), bytes as hex, in column-name order."""
+    plain = {k: (bytes(v).hex() if isinstance(v, bytes | memoryview) else v)
+             for k, v in sorted(row.items()) if k != "digest"}
+    text = json.dumps([table, plain], sort_keys=True, allow_nan=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def digest_problem(table: str, row: Mapping[str, Any]) -> str | None:
+    """Why a row's digest does not vouch for it (None when it does)."""
+    stored = row.get("digest")
+    if not isinstance(stored, str) or not _HEX64.fullmatch(stored):
+        return "no digest (written by another program or an older fedbounds)"
+    if stored != digest(table, row):
+        return "its columns do not match its digest (edited or corrupted)"
+    return None
+
+
+def warn_ignored(path: Path | str, table: str, key: object, reason: str) -> None:
+    """Say on stderr that a stored row is ignored (and will be recomputed)."""
+    LOG.warning("fedbounds: result store %s: ignoring %s row %s: %s; it is recomputed",
+                path, table, str(key)[:16], reason)
+
+
+def _json(row: Mapping[str, Any], column: str, kinds: tuple[type, ...],
+          nullable: bool = False) -> Any:
+    text = row.get(column)
+    if text is None and nullable:
+        return None
+    if not isinstance(text, str):
+        raise ValueError(f"{column} is not JSON text")
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ValueError(f"{column} is not JSON") from None
+    if not isinstance(value, kinds) or isinstance(value, bool) and bool not in kinds:
+        raise ValueError(f"{column} is {type(value).__name__}, not "
+                         + " or ".join(k.__name__ for k in kinds))
+    return value
+
+
+def _number(value: Any, column: str, nullable: bool = True) -> None:
+    if value is None and nullable:
+        return
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"{column} is not a number")
+
+
+def _time(value: Any, column: str, nullable: bool) -> None:
+    if value is None and nullable:
+        return
+    try:
+        datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{column} is not an ISO 8601 time") from None
+
+
+def cached_problem(table: str, row: Mapping[str, Any]) -> str | None:
+    """Why a ``derivations`` or ``figures`` row cannot be used, before its value is looked at
+    (None when it can): its digest, its time and seconds."""
+    found = digest_problem(table, row)
+    if found:
+        return found
+    try:
+        _time(row.get("computed_at"), "computed_at", nullable=False)
+        if "seconds" in row:
+            _number(row.get("seconds"), "seconds")
+    except ValueError as e:
+        return str(e)
+    return None
+
+
+def result_problem(row: Mapping[str, Any]) -> str | None:
+    """Why a ``results`` row cannot be used (None when it can): its digest, then the type and
+    range of every column and the keys of its JSON columns."""
+    found = digest_problem("results", row)
+    if found:
+        return found
+    try:
+        if not isinstance(row.get("key"), str):
+            raise ValueError("key is not text")
+        claim = row.get("claim")
+        if not isinstance(claim, str) or not _CLAIM_ID.fullmatch(claim) or len(claim) > 100:
+            raise ValueError("claim is not a claim id")
+        if row.get("paper") != claim.split(".", 1)[0]:
+            raise ValueError("paper is not the claim's")
+        for column in ("profile", "version"):
+            if not isinstance(row.get(column), str) or not _WORD.fullmatch(row[column]):
+                raise ValueError(f"{column} is not a short word")
+        if not isinstance(row.get("source_hash"), str) or not _HEX64.fullmatch(
+                row["source_hash"]):
+            raise ValueError("source_hash is not a SHA-256")
+        for column in ("seed", "instance_seed"):
+            if isinstance(row.get(column), bool) or not isinstance(row.get(column), int) \
+                    or row[column] < 0:
+                raise ValueError(f"{column} is not a non-negative integer")
+        if row.get("verdict") not in VERDICT_KINDS:
+            raise ValueError("verdict is not one of " + ", ".join(sorted(VERDICT_KINDS)))
+        _number(row.get("statistic"), "statistic")
+        _number(row.get("seconds"), "seconds")
+        if row.get("seconds") is not None and row["seconds"] < 0:
+            raise ValueError("seconds is negative")
+        for column in ("predicted", "tolerance"):
+            _json(row, column, (int, float, str, type(None)), nullable=True)
+        if row.get("rule") is not None and not isinstance(row["rule"], str):
+            raise ValueError("rule is not text")
+        _json(row, "overrides", (dict,))
+        _json(row, "evidence", (dict,))
+        _json(row, "config", (dict,))
+        extra = _json(row, "extra", (dict,))
+        if set(extra) - EXTRA_KEYS:
+            raise ValueError(f"extra has unknown keys {sorted(set(extra) - EXTRA_KEYS)}")
+        if extra.get("provenance") not in (None, *PROVENANCES):
+            raise ValueError("extra's provenance is not one of " + ", ".join(PROVENANCES))
+        figure = _json(row, "figure", (dict,), nullable=True)
+        if figure is not None:
+            _figure(figure)
+        _time(row.get("started_at"), "started_at", nullable=True)
+        _time(row.get("computed_at"), "computed_at", nullable=False)
+        if row.get("backend") not in (None, *BACKENDS):
+            raise ValueError("backend is not one of " + ", ".join(sorted(BACKENDS)))
+    except ValueError as e:
+        return str(e)
+    return None
+
+
+def _figure(doc: dict) -> None:
+    if set(doc) - FIGURE_KEYS or not {"title", "xlabel", "ylabel", "series"} <= set(doc):
+        raise ValueError("figure does not have a figure's keys")
+    for column in ("title", "xlabel", "ylabel", "kind"):
+        if not isinstance(doc.get(column), str | None):
+            raise ValueError(f"figure's {column} is not text")
+    for name, arrays in (*doc["series"].items(), *doc.get("bands", {}).items()):
+        if not isinstance(arrays, list) or len(arrays) not in (2, 3) or not all(
+                isinstance(a, list) and all(_plain_number(x) for x in a) for a in arrays):
+            raise ValueError(f"figure's series {name!r} is not lists of numbers")
+    if not isinstance(doc.get("hlines"), dict) or not all(
+            _plain_number(v) for v in doc["hlines"].values()):
+        raise ValueError("figure's hlines are not numbers")
+
+
+def _plain_number(x: Any) -> bool:
+    return x is None or isinstance(x, int | float) and not isinstance(x, bool)
+
+
+# ---- figures -----------------------------------------------------------------------------------
+
+_SVG = "{http://www.w3.org/2000/svg}"
+# the elements matplotlib's SVG backend writes (and the metadata namespaces it uses)
+SVG_ELEMENTS = frozenset({
+    "svg", "g", "path", "rect", "circle", "ellipse", "line", "polyline", "polygon", "text",
+    "tspan", "use", "defs", "clipPath", "mask", "pattern", "linearGradient", "radialGradient",
+    "stop", "image", "style", "title", "desc", "metadata", "symbol"})
+_METADATA = ("{http://www.w3.org/1999/02/22-rdf-syntax-ns#}", "{http://creativecommons.org/ns#}",
+             "{http://purl.org/dc/elements/1.1/}")
+_HREF_OK = re.compile(r"#[\w.:-]+|data:image/png;base64,[A-Za-z0-9+/=\s]*")
+_CSS_BAD = re.compile(r"@import|javascript:|expression\s*\(|url\(\s*(?!#)", re.IGNORECASE)
+
+
+def svg_problem(svg: bytes) -> str | None:
+    """Why stored SVG bytes are not a figure fedbounds drew (None when they are): XML with an
+    ``svg`` root, no entity declarations, only the elements matplotlib writes, no event
+    attributes, links only inside the document (or embedded PNG), no CSS that loads or runs
+    anything."""
+    if not isinstance(svg, bytes) or b"<!ENTITY" in svg or b"<!entity" in svg:
+        return "not SVG bytes without entity declarations"
+    try:
+        root = ElementTree.fromstring(svg)
+    except (ElementTree.ParseError, ValueError, RecursionError):
+        return "not well-formed XML"
+    if root.tag != f"{_SVG}svg":
+        return "its root is not an svg element"
+    for element in root.iter():
+        tag = element.tag if isinstance(element.tag, str) else ""
+        if tag.startswith(_METADATA):
+            pass
+        elif not tag.startswith(_SVG) or tag[len(_SVG):] not in SVG_ELEMENTS:
+            return f"element {tag[:60]!r} is not one matplotlib writes"
+        for name, value in element.attrib.items():
+            local = name.rsplit("}", 1)[-1]
+            if local.lower().startswith("on"):
+                return f"event attribute {local!r}"
+            if local == "href" and not _HREF_OK.fullmatch(value):
+                return "a link out of the document"
+            if local == "style" and _CSS_BAD.search(value):
+                return "style that loads or runs something"
+        if tag == f"{_SVG}style" and _CSS_BAD.search(element.text or ""):
+            return "style that loads or runs something"
+    return None
