@@ -29,6 +29,7 @@ import sympy as sp
 from . import exact
 from .errors import BadInput
 from .model import Condition, Domain, Relation, Theorem
+from .parse import number_text
 from .pretty import pretty
 
 Values = dict[str, Fraction]
@@ -99,13 +100,15 @@ def compiled(thm: Theorem) -> Compiled:
 
 
 def _float_args(c: Compiled, point: Point) -> tuple[list[np.float64], set[str]]:
-    """float64 arguments for ``point`` and the names float64 does not hold to full precision
-    (nonzero values outside the normal range, irrational values): those go exact."""
+    """float64 arguments for ``point`` and the names float64 does not hold exactly (values
+    whose float is not the value typed, e.g. 2⁵³ + 1 or 0.1; nonzero values outside the normal
+    range; irrational values): expressions of those go exact."""
     args, inexact = [], set()
     for n in c.names:
         v = point[n]
         f = math.nan if isinstance(v, sp.Basic) else exact.to_float(v)
-        if math.isnan(f) or (v != 0 and not exact.MIN_NORMAL <= abs(f) <= exact.MAX_FLOAT):
+        if math.isnan(f) or (v != 0 and not exact.MIN_NORMAL <= abs(f) <= exact.MAX_FLOAT) or (
+                math.isfinite(f) and Fraction(f) != v):
             inexact.add(n)
         args.append(np.float64(f))
     return args, inexact
@@ -159,7 +162,8 @@ def validate(thm: Theorem, values: Values, required: list[str], optional: list[s
 
 def _show(v: Fraction) -> str:
     v = Fraction(v)
-    return str(v) if v.denominator < 10**6 else exact.scientific(v)
+    text = number_text(v)
+    return text if len(text) <= 60 else exact.scientific(v)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -47,14 +47,19 @@ class Domain:
     integer: bool = False
 
     def contains(self, value: Fraction | float | int) -> bool:
-        v = float(value)
-        if math.isnan(v):
+        """Whether the exact value (a Fraction as typed, a float's own binary value) lies in
+        the domain: ``1.00000000000000001`` is outside ``(0, 1]`` although its float is 1."""
+        try:
+            v = Fraction(value)
+        except (ValueError, OverflowError, TypeError):  # nan, ±inf, not a number
             return False
-        if self.integer and Fraction(value) != int(Fraction(value)):
+        if self.integer and v.denominator != 1:
             return False
-        if v < self.lo or (self.lo_open and v == self.lo):
+        if not math.isinf(self.lo) and (v < Fraction(self.lo) or
+                                        (self.lo_open and v == Fraction(self.lo))):
             return False
-        return not (v > self.hi or (self.hi_open and v == self.hi))
+        return math.isinf(self.hi) or not (v > Fraction(self.hi) or
+                                           (self.hi_open and v == Fraction(self.hi)))
 
     def describe(self) -> str:
         """Human form, e.g. ``(0, 1]`` or ``integer >= 1``."""

@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from .errors import BadInput
+from .parse import number_text
 
 KINDS = {int: "integer", float: "real", str: "choice"}
 
@@ -33,6 +34,8 @@ MAX_WORK_FLAG = "--max-work"
 
 def show(value: Any) -> str:
     """A user's value as typed: 1/3 for a fraction, '...' for a string."""
+    if isinstance(value, Fraction):
+        return number_text(value)
     return repr(value) if isinstance(value, str) else str(value)
 
 
@@ -109,11 +112,15 @@ class Param:
                 raise BadInput(arg, f"{name} takes an integer ({self.domain()}); got "
                                f"{show(value)}")
             x = int(exact)
-        if self.low is not None and (x < self.low or (self.low_open and x == self.low)):
+        # the bounds are compared with the exact value typed, not its float (1 + 1e-17 > 1)
+        v = Fraction(exact)
+        if self.low is not None and (v < Fraction(self.low) or
+                                     (self.low_open and v == Fraction(self.low))):
             op = ">" if self.low_open else ">="
             raise BadInput(arg, f"{name} must be {op} {_bound(self.low)} ({self.domain()}); "
                            f"got {show(value)}")
-        if self.high is not None and (x > self.high or (self.high_open and x == self.high)):
+        if self.high is not None and (v > Fraction(self.high) or
+                                      (self.high_open and v == Fraction(self.high))):
             op = "<" if self.high_open else "<="
             raise BadInput(arg, f"{name} must be {op} {_bound(self.high)} ({self.domain()}); "
                            f"got {show(value)}")

@@ -53,3 +53,23 @@ def parse_assignments(items: list[str] | None, argument: str = "--set") -> dict[
             raise BadInput(argument, f"expected NAME=VALUE, got {item!r}")
         out[name] = parse_number(value, f"{argument} {name}")
     return out
+
+
+def number_text(value: Fraction | int | float) -> str:
+    """A number exactly, for messages: ``p/q`` while the denominator is small (``3/2``,
+    ``1/10``), else its exact decimal when it has one of at most 40 places
+    (``1.00000000000000001``), else ``p/q``; never a rounded value."""
+    v = Fraction(value)
+    if v.denominator < 10**6:
+        return str(v)
+    den, twos, fives = v.denominator, 0, 0
+    while den % 2 == 0:
+        den, twos = den // 2, twos + 1
+    while den % 5 == 0:
+        den, fives = den // 5, fives + 1
+    places = max(twos, fives)
+    if den == 1 and places <= 40:
+        digits = str(abs(v.numerator) * 10**places // v.denominator).rjust(places + 1, "0")
+        sign = "-" if v < 0 else ""
+        return f"{sign}{digits[:-places]}.{digits[-places:]}"
+    return f"{v.numerator}/{v.denominator}"

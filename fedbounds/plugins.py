@@ -17,10 +17,11 @@ import pkgutil
 from importlib.metadata import entry_points
 from types import ModuleType
 
-from .errors import BadInput
+from .errors import BadInput, foreign_code_error, interrupts
 
 GROUP = "fedbounds.papers"
 ENV = "FEDBOUNDS_PAPERS"
+LAYERS = ("theorems", "problems", "algorithms", "claims")
 
 
 class PluginError(BadInput):
@@ -40,8 +41,10 @@ def plugin_packages() -> list[str]:
 def _import(name: str, plugin: str) -> ModuleType:
     try:
         return importlib.import_module(name)
-    except Exception as e:  # an import error inside a plugin is the plugin's, name it
-        raise PluginError(plugin, f"cannot import {name}: {type(e).__name__}: {e}") from None
+    except BaseException as e:  # an import error (or exit) inside a plugin is the plugin's
+        if interrupts(e):
+            raise
+        raise PluginError(plugin, f"cannot import {name}: {foreign_code_error(e)}") from None
 
 
 def modules(builtin: ModuleType, layer: str) -> list[ModuleType]:
@@ -50,7 +53,10 @@ def modules(builtin: ModuleType, layer: str) -> list[ModuleType]:
     out = [importlib.import_module(f"{builtin.__name__}.{info.name}")
            for info in sorted(pkgutil.iter_modules(builtin.__path__), key=lambda i: i.name)]
     for package in plugin_packages():
-        _import(package, package)
+        if not hasattr(_import(package, package), "__path__"):
+            raise PluginError(package, f"{package} is a module, not a paper package (a "
+                              f"package with {', '.join(LAYERS)} submodules; set by {ENV} or "
+                              f"the {GROUP} entry points)")
         name = f"{package}.{layer}"
         if importlib.util.find_spec(name) is not None:
             out.append(_import(name, package))

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from . import plugins
 from . import theorems as _pkg
-from .errors import BadInput
+from .errors import BadInput, foreign_code_error, interrupts
 from .model import Theorem
 
 
@@ -60,9 +60,11 @@ def load_file(path: str | Path, argument: str = "--theorems") -> list[Theorem]:
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
-    except Exception as e:  # the user's code: report it, do not crash
+    except BaseException as e:  # the user's code (an exit too): report it, do not crash
         sys.modules.pop(name, None)
-        raise BadInput(argument, f"{path}: {type(e).__name__}: {e}") from None
+        if interrupts(e):
+            raise
+        raise BadInput(argument, f"{path}: {foreign_code_error(e)}") from None
     found = getattr(module, "THEOREMS", None)
     if not isinstance(found, (list, tuple)) or not found:
         raise BadInput(argument, f"{path}: defines no THEOREMS list")

@@ -76,11 +76,32 @@ def read_arrays(path: str | Path, max_work: float = DEFAULT_MAX_WORK) -> dict[st
         raise BadInput(ARG, f"{path}: cannot read it ({e})") from None
     out = {}
     for name, value in raw.items():
+        _real_numbers(name, value)
         try:
             out[name] = np.asarray(value, dtype=float)
         except (TypeError, ValueError):
             raise BadInput(ARG, f"array {name!r} is not numeric") from None
     return out
+
+
+def _real_numbers(name: str, value: object) -> None:
+    """``value`` holds real numbers only: an integer or float array (``.npz``), or nested
+    lists of JSON numbers; ``true``/``false``, booleans and complex numbers are refused (numpy
+    would read them as 1, 0 and the real part)."""
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind not in "iuf":
+            raise BadInput(ARG, f"array {name!r} holds {value.dtype} values; expected real "
+                                f"numbers (integer or float)")
+        return
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, bool) or not isinstance(item, int | float):
+            shown = json.dumps(item) if isinstance(item, bool | str | None) else type(item)
+            raise BadInput(ARG, f"array {name!r} holds {shown}; expected real numbers "
+                                f"(nested lists of JSON numbers)")
 
 
 def _finite(arrays: dict[str, np.ndarray]) -> None:

@@ -53,6 +53,8 @@ _PR_SET_PDEATHSIG = 1
 class Terminated(BaseException):
     """SIGTERM, raised in the main thread so that cleanup runs (the CLI exits 143)."""
 
+    interrupts = True  # fedbounds.errors.interrupts: never reported as a plugin's error
+
 
 # --------------------------------------------------------------------------------- guardian
 class Guardian:

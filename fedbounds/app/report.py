@@ -48,6 +48,7 @@ from fedbounds.verify import catalog
 from fedbounds.verify.claim import RunConfig
 
 from . import mathtext
+from .files import disk_errors, write_atomic
 from .lifecycle import replace_folder, sweep_stale, temp_folder
 from .store import ResultStore, cached_derivation, figure_key, open_store, source_hash
 
@@ -497,10 +498,11 @@ def write_report(out: Path, profile: str = "quick", backend: str = "serial", see
     results, theories = run_with_jobs(plan, progress, theory_jobs(keys, store, fresh), log)
     log.phase("claims and theory", started)
     catalog.with_provenance([r.verdict for r in results])  # stored verdicts lack it
+    with disk_errors("--out", out):
+        out.parent.mkdir(parents=True, exist_ok=True)
     verdicts = {r.verdict.id: r.verdict for r in results}
     drawn = {r.verdict.id: r.svg for r in results if r.svg is not None}
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with temp_folder(out.parent) as tmp:
+    with disk_errors("--out", out), temp_folder(out.parent) as tmp:
         db = open_store(store)
         started = time.time()
         try:
@@ -804,5 +806,5 @@ def update_readme(readme: Path, verdicts: dict) -> bool:
     new = _RESULTS.sub(lambda _m: results_block(verdicts), text, count=1)
     if new == text:
         return False
-    readme.write_text(new, encoding="utf-8")
+    write_atomic(readme, new, "--readme")
     return True

@@ -26,6 +26,7 @@ from fedbounds.errors import BadInput
 
 from . import store as result_store
 from .common import app, esc, fmt, g, guarded, out
+from .files import atomic_file, write_atomic
 
 VERDICTS = ("confirmed", "refuted", "inconclusive", "diverged")
 FORMATS = ("table", "csv", "json", "parquet")
@@ -67,6 +68,9 @@ def results(target: Annotated[str | None, typer.Argument(
             raise BadInput(name, f"must be a non-negative integer, got {value}")
     if format_ == "parquet" and out_file is None:
         raise BadInput("--out", "parquet is binary: give --out FILE")
+    if format_ == "table" and out_file is not None:
+        raise BadInput("--out", "the table is for the terminal; export a file with --format "
+                                "csv, json or parquet")
     if target is not None:
         if "." in target:
             claim = claim or target
@@ -86,7 +90,7 @@ def results(target: Annotated[str | None, typer.Argument(
             sys.stdout.write(text)
         else:
             _check_writable(out_file)
-            out_file.write_text(text, encoding="utf-8")
+            write_atomic(out_file, text, "--out")
 
 
 def read_rows(path: Path | None, **filters: Any) -> list[dict[str, Any]]:
@@ -95,7 +99,7 @@ def read_rows(path: Path | None, **filters: Any) -> list[dict[str, Any]]:
         raise BadInput("--store", "the result store is off; name one with --store PATH")
     if not path.is_file():
         raise BadInput("--store", f"no result store at {path} (verify and report create it)")
-    with result_store.ResultStore(path) as db:
+    with result_store.ResultStore(path, readonly=True) as db:
         rows = db.rows(**filters)
     version, source = result_store.version(), result_store.source_hash()
     for row in rows:
@@ -189,7 +193,8 @@ def write_parquet(rows: list[dict[str, Any]], path: Path) -> None:
     import pyarrow.parquet as pq
 
     _check_writable(path)
-    pq.write_table(table, path)
+    with atomic_file(path, "--out") as tmp:
+        pq.write_table(table, tmp)
 
 
 def _check_writable(path: Path) -> None:

@@ -350,6 +350,9 @@ def _process_with_jobs(plan: Plan, todo: Sequence[int], finished: Finished,
                 job_done(jobs[index], future.result())
 
 
+LOOPBACK = "127.0.0.1"
+
+
 def _dask(plan: Plan, todo: Sequence[int], finished: Finished) -> None:
     try:
         from distributed import Client, LocalCluster, as_completed
@@ -364,8 +367,11 @@ def _dask(plan: Plan, todo: Sequence[int], finished: Finished) -> None:
         with client:
             _submit_all(client, as_completed, plan, todo, finished)
         return
-    # silence_logs: a Ctrl-C must not end in pages of "task cancelled" warnings
+    # silence_logs: a Ctrl-C must not end in pages of "task cancelled" warnings; scheduler and
+    # workers on loopback and no dashboard (distributed serves one on every interface by
+    # default): a run on a shared network listens to nobody else
     with LocalCluster(n_workers=PROCESS_WORKERS, threads_per_worker=1, processes=True,
+                      host=LOOPBACK, dashboard_address=None,
                       silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
         worker_pids = list(client.run(os.getpid).values())
         register_pids(worker_pids)  # distributed's workers watch their parent; this is a fallback

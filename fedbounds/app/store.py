@@ -28,7 +28,7 @@ still running, never a finished one, and leaves the file consistent; a key has a
 
 from __future__ import annotations
 
-import dataclasses
+import functools
 import hashlib
 import json
 import os
@@ -50,7 +50,21 @@ from typing import Any
 from fedbounds.errors import BadInput
 from fedbounds.verify.claim import ClaimSpec, Figure, Verdict
 
-from . import store_rows
+from . import files, store_rows
+from .store_rows import (
+    decoded,
+    figure_from_json,
+    figure_json,
+    json_text,
+    normalized,
+    sql_value,
+    storable,
+    verdict_of_row,
+)
+
+__all__ = ["ResultStore", "cached_derivation", "decoded", "derivation_key", "figure_from_json",
+           "figure_json", "figure_key", "normalized", "open_store", "result_key", "source_hash",
+           "storable", "store_path", "version"]
 
 ENV = "FEDBOUNDS_STORE"
 DEFAULT_PATH = Path(".fedbounds") / "results.sqlite"
@@ -209,7 +223,7 @@ def result_key(spec: ClaimSpec, profile: str, seed: int, instance_seed: int = 0,
     """The content hash under which a claim's verdict is stored (by this fedbounds and its
     sources, unless ``version_`` and ``source`` are given: a stored row's key derived again)."""
     parts = {"claim": spec.id, "profile": profile, "seed": seed,
-             "instance_seed": instance_seed, "overrides": _json(dict(overrides or {})),
+             "instance_seed": instance_seed, "overrides": json_text(dict(overrides or {})),
              "version": version_ or version(), "source": source or source_hash(),
              "spec": claim_fingerprint(spec)}
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
@@ -265,98 +279,56 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
-# ---- verdicts as rows --------------------------------------------------------------------------
-
-
-def _json(value: Any) -> str:
-    """JSON text; non-finite floats are kept (as NaN/Infinity) so figures round-trip."""
-    return json.dumps(value, sort_keys=False, allow_nan=True, default=_plain)
-
-
-def _plain(value: Any) -> Any:
-    if hasattr(value, "tolist"):
-        return value.tolist()
-    if hasattr(value, "item"):
-        return value.item()
-    raise TypeError(f"{type(value).__name__} is not JSON data")
-
-
-def figure_json(figure: Figure | None) -> str | None:
-    """A figure's data as JSON text (series as [xs, ys] lists, bands as [xs, lower, upper];
-    no ``bands`` key for a figure without bands, so that its JSON and key stay as before)."""
-    if figure is None:
-        return None
-    series = {name: [_json_list(xs), _json_list(ys)] for name, (xs, ys) in figure.series.items()}
-    doc = {"title": figure.title, "xlabel": figure.xlabel, "ylabel": figure.ylabel,
-           "series": series, "logx": figure.logx, "logy": figure.logy,
-           "hlines": figure.hlines, "kind": figure.kind}
-    bands = getattr(figure, "bands", None) or {}
-    if bands:
-        doc["bands"] = {name: [_json_list(xs), _json_list(lo), _json_list(hi)]
-                        for name, (xs, lo, hi) in bands.items()}
-    return _json(doc)
-
-
-def _json_list(values: Any) -> list:
-    return json.loads(_json(values.tolist() if hasattr(values, "tolist") else list(values)))
-
-
-def figure_from_json(text: str | None) -> Figure | None:
-    """The inverse of :func:`figure_json` (a figure stored before bands existed has none)."""
-    if text is None:
-        return None
-    doc = json.loads(text)
-    series = {name: (xs, ys) for name, (xs, ys) in doc["series"].items()}
-    bands = {name: (xs, lo, hi) for name, (xs, lo, hi) in doc.get("bands", {}).items()}
-    return Figure(doc["title"], doc["xlabel"], doc["ylabel"], series, doc["logx"], doc["logy"],
-                  doc["hlines"], doc["kind"], bands)
-
-
-def _verdict_from(doc: Mapping[str, Any], figure: Figure | None) -> Verdict:
-    """A :class:`Verdict` from its JSON (``as_json``) and its figure."""
-    names = {f.name for f in dataclasses.fields(Verdict)} - {"figure"}
-    return Verdict(**{k: v for k, v in doc.items() if k in names}, figure=figure)
-
-
-def normalized(verdict: Verdict) -> Verdict:
-    """The verdict as the store gives it back (JSON data throughout), so that a fresh verdict
-    and a stored one render to the same bytes."""
-    return _verdict_from(json.loads(_json(verdict.as_json())),
-                         figure_from_json(figure_json(verdict.figure)))
-
-
-def storable(verdict: Verdict) -> bool:
-    """Whether a verdict is a result (not a claim that raised: those are retried next time)."""
-    return "error" not in verdict.evidence
-
-
-def _verdict_of(row: sqlite3.Row) -> Verdict:
-    doc = {"id": row["claim"], "verdict": row["verdict"], "statistic": row["statistic"],
-           "predicted": json.loads(row["predicted"]), "tolerance": json.loads(row["tolerance"]),
-           "rule": row["rule"] or "", "evidence": json.loads(row["evidence"]),
-           "config": json.loads(row["config"]), "seconds": row["seconds"], "seed": row["seed"],
-           "instance_seed": row["instance_seed"], **json.loads(row["extra"])}
-    return _verdict_from(doc, figure_from_json(row["figure"]))
-
-
 # ---- the store ---------------------------------------------------------------------------------
+
+
+def _store_errors(verb: str) -> Callable[[Callable], Callable]:
+    """A method whose SQLite or file-system error (a full disk, a read-only file, a file
+    corrupted after it was opened) is :class:`BadInput` naming the store, not a crash."""
+
+    def wrap(method: Callable) -> Callable:
+        @functools.wraps(method)
+        def guarded(self: ResultStore, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return method(self, *args, **kwargs)
+            except (sqlite3.DatabaseError, OSError) as e:
+                raise BadInput("--store", f"cannot {verb} the result store {self.path}: "
+                                          f"{files.refused(e) or e}") from None
+
+        return guarded
+
+    return wrap
 
 
 class ResultStore:
     """One SQLite file (see the module docstring). Use as a context manager or :meth:`close`."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, readonly: bool = False) -> None:
+        """Open (and create, unless ``readonly``) the store at ``path``. ``readonly`` reads a
+        store this process may not write (a read-only file or folder, an archive): nothing is
+        created or upgraded. A file that is not a store, or is corrupt, is :class:`BadInput`
+        (``--store``), as is a file system that refuses the store's writes."""
         self.path = Path(path)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000,
-                                      isolation_level=None)
+            if readonly:
+                self.db = self._connect_readonly()
+            else:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self.db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000,
+                                          isolation_level=None)
             self.db.row_factory = sqlite3.Row
             self.db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             # a store is data: its schema may not run anything (no functions from views or
             # triggers, SQLite's "defense against the dark arts")
             self.db.execute("PRAGMA trusted_schema = OFF")
             self._refuse_active_schema()
+            checked = self.db.execute("PRAGMA quick_check").fetchone()  # corrupt past its
+            if checked is None or checked[0] != "ok":  # header: said now, not mid-run
+                raise sqlite3.DatabaseError(f"database disk image is malformed "
+                                            f"({checked and checked[0]})")
+            if readonly:
+                self._check_schema(("1", str(SCHEMA_VERSION)))
+                return
             self.db.execute("PRAGMA journal_mode = WAL")
             self.db.execute("PRAGMA synchronous = NORMAL")  # WAL: a killed process loses nothing
             with self.transaction():
@@ -365,10 +337,36 @@ class ResultStore:
                 self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)",
                                 (str(SCHEMA_VERSION),))
                 self._upgrade()
+            self._check_schema((str(SCHEMA_VERSION),))
         except (sqlite3.DatabaseError, OSError) as e:
-            raise BadInput("--store", f"cannot use {self.path} as a result store: {e}") from None
-        schema = self.db.execute("SELECT value FROM meta WHERE name = 'schema'").fetchone()
-        if schema is None or schema[0] != str(SCHEMA_VERSION):
+            raise BadInput("--store", f"cannot use {self.path} as a result store: "
+                                      f"{files.refused(e) or e}") from None
+
+    def _connect_readonly(self) -> sqlite3.Connection:
+        """A read-only connection; ``immutable`` where SQLite cannot even keep its shared
+        memory beside the file (a read-only folder)."""
+        if not self.path.is_file():
+            raise BadInput("--store", f"no result store at {self.path}")
+        uri = self.path.resolve().as_uri()
+        for mode in ("mode=ro", "mode=ro&immutable=1"):
+            db = sqlite3.connect(f"{uri}?{mode}", uri=True, timeout=BUSY_TIMEOUT_MS / 1000,
+                                 isolation_level=None)
+            try:
+                db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+            except sqlite3.OperationalError:  # no -shm beside it (read-only folder, full disk)
+                if "immutable" in mode:
+                    raise
+                db.close()
+            else:
+                return db
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _check_schema(self, readable: tuple[str, ...]) -> None:
+        try:
+            schema = self.db.execute("SELECT value FROM meta WHERE name = 'schema'").fetchone()
+        except sqlite3.OperationalError:  # no meta table: not a store
+            schema = None
+        if schema is None or schema[0] not in readable:
             raise BadInput("--store", f"{self.path} has store schema {schema and schema[0]!r}; "
                                       f"this fedbounds reads schema {SCHEMA_VERSION}")
 
@@ -418,6 +416,7 @@ class ResultStore:
 
     # -- verdicts
 
+    @_store_errors("read")
     def get(self, key: str, spec: ClaimSpec | None = None) -> Verdict | None:
         """The stored verdict under ``key``, if any and valid (:func:`.store_rows.result_problem`;
         with ``spec``, the key is also derived again from the row's claim, profile, seeds,
@@ -436,8 +435,9 @@ class ResultStore:
         if problem is not None:
             store_rows.warn_ignored(self.path, "results", key, problem)
             return None
-        return _verdict_of(row)
+        return verdict_of_row(row)
 
+    @_store_errors("write to")
     def put(self, key: str, verdict: Verdict, *, profile: str, overrides: Mapping[str, Any],
             started_at: str, computed_at: str, backend: str,
             env: Mapping[str, str] | None = None) -> None:
@@ -447,16 +447,16 @@ class ResultStore:
         row = {
             "key": key, "claim": verdict.id, "paper": verdict.id.split(".", 1)[0],
             "profile": profile, "seed": verdict.seed, "instance_seed": verdict.instance_seed,
-            "overrides": _json(dict(overrides)), "version": version(),
+            "overrides": json_text(dict(overrides)), "version": version(),
             "source_hash": source_hash(), "verdict": verdict.verdict,
-            "statistic": verdict.statistic, "predicted": _json(verdict.predicted),
-            "tolerance": _json(verdict.tolerance), "rule": verdict.rule,
-            "evidence": _json(doc["evidence"]), "config": _json(doc["config"]),
+            "statistic": verdict.statistic, "predicted": json_text(verdict.predicted),
+            "tolerance": json_text(verdict.tolerance), "rule": verdict.rule,
+            "evidence": json_text(doc["evidence"]), "config": json_text(doc["config"]),
             "figure": figure_json(verdict.figure),
-            "extra": _json({k: v for k, v in doc.items() if k not in _VERDICT_FIELDS}),
+            "extra": json_text({k: v for k, v in doc.items() if k not in _VERDICT_FIELDS}),
             "seconds": verdict.seconds, "started_at": started_at, "computed_at": computed_at,
             "backend": backend, **{c: env.get(c) for c in ENVIRONMENT_COLUMNS}}
-        row = {k: _sql_value(v) for k, v in row.items()}
+        row = {k: sql_value(v) for k, v in row.items()}
         for column in ("statistic", "seconds"):  # REAL columns give floats back
             row[column] = None if row[column] is None else float(row[column])
         row["digest"] = store_rows.digest("results", row)
@@ -465,6 +465,7 @@ class ResultStore:
         with self.transaction():
             self.db.execute(f"INSERT OR REPLACE INTO results ({names}) VALUES ({marks})", row)
 
+    @_store_errors("read")
     def rows(self, *, claim: str | None = None, paper: str | None = None,
              seed: int | None = None, instance_seed: int | None = None,
              verdict: str | None = None, profile: str | None = None) -> list[dict[str, Any]]:
@@ -487,11 +488,13 @@ class ResultStore:
         return sorted(rows, key=lambda r: (_natural(r["claim"]), r["profile"], r["seed"],
                                            r["instance_seed"], r["computed_at"]))
 
+    @_store_errors("read")
     def count(self) -> int:
         return self.db.execute("SELECT COUNT(*) FROM results").fetchone()[0]
 
     # -- derivations and figures
 
+    @_store_errors("read")
     def derivation(self, key: str, theorem_id: str,
                    check: Callable[[Any], str | None] = lambda value: None) -> Any | None:
         """A stored derivation of ``theorem_id`` (JSON data), if any and valid: its digest,
@@ -519,9 +522,10 @@ class ResultStore:
             return None
         return value
 
+    @_store_errors("write to")
     def put_derivation(self, key: str, theorem_id: str, value: Any, seconds: float) -> None:
         row = {"key": key, "theorem": theorem_id, "version": version(),
-               "source_hash": source_hash(), "value": _json(value), "seconds": seconds,
+               "source_hash": source_hash(), "value": json_text(value), "seconds": seconds,
                "computed_at": now()}
         row["digest"] = store_rows.digest("derivations", row)
         with self.transaction():
@@ -530,6 +534,7 @@ class ResultStore:
                             ":theorem, :version, :source_hash, :value, :seconds, :computed_at, "
                             ":digest)", row)
 
+    @_store_errors("read")
     def figure_svg(self, key: str) -> bytes | None:
         """A stored rendering of a figure, if any and valid (its digest, and SVG as matplotlib
         writes it: :func:`.store_rows.svg_problem`); an invalid row is ignored with a
@@ -547,6 +552,7 @@ class ResultStore:
             return None
         return svg
 
+    @_store_errors("write to")
     def put_figure_svg(self, key: str, svg: bytes) -> None:
         row = {"key": key, "svg": bytes(svg), "computed_at": now()}
         row["digest"] = store_rows.digest("figures", row)
@@ -576,7 +582,7 @@ def cached_derivation(theorem_id: str, path: Path | None, compute: Callable[[], 
             if found is not None:
                 return found
         start = time.perf_counter()
-        value = json.loads(_json(compute()))
+        value = json.loads(json_text(compute()))
         store.put_derivation(key, theorem_id, value, time.perf_counter() - start)
         return value
 
@@ -587,24 +593,8 @@ def figure_key(figure: Figure, renderer: str) -> str:
     return hashlib.sha256(f"{figure_json(figure)}\0{renderer}".encode()).hexdigest()
 
 
-def _sql_value(value: Any) -> Any:
-    """A value as SQLite gives it back (numpy scalars as Python numbers), so that a row's
-    digest is computed on what is read."""
-    if hasattr(value, "item") and not isinstance(value, str | bytes):
-        return value.item()
-    return value
 
 
 def _natural(claim_id: str) -> tuple:
     return tuple((0, int(p), "") if p.isdigit() else (1, 0, p)
                  for p in re.split(r"(\d+)", claim_id))
-
-
-def decoded(row: Mapping[str, Any]) -> dict[str, Any]:
-    """A row with its JSON columns parsed (for JSON output)."""
-    out = dict(row)
-    for column in ("overrides", "predicted", "tolerance", "evidence", "config", "figure",
-                   "extra"):
-        if out.get(column) is not None:
-            out[column] = json.loads(out[column])
-    return out

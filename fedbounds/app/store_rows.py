@@ -1,5 +1,6 @@
-"""What a row read from the result store must be before it is used: the store is data someone
-else may have written (a colleague's results, a shared filesystem, an archive), never code.
+"""The result store's rows: verdicts as rows (JSON columns, the figure's data) and what a row
+read back must be before it is used. The store is data someone else may have written (a
+colleague's results, a shared filesystem, an archive), never code.
 
 Every row carries a **digest**, a SHA-256 of its other columns written with it
 (:func:`digest`): a row whose columns were edited, corrupted or written by another program does
@@ -14,17 +15,19 @@ number, which ``--fresh`` recomputes.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import logging
 import re
+import sqlite3
 from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
-from fedbounds.verify.claim import PROVENANCES
+from fedbounds.verify.claim import PROVENANCES, Figure, Verdict
 
 LOG = logging.getLogger("fedbounds.store")
 
@@ -63,8 +66,8 @@ def warn_ignored(path: Path | str, table: str, key: object, reason: str) -> None
                 path, table, str(key)[:16], reason)
 
 
-def _json(row: Mapping[str, Any], column: str, kinds: tuple[type, ...],
-          nullable: bool = False) -> Any:
+def _json_column(row: Mapping[str, Any], column: str, kinds: tuple[type, ...],
+             nullable: bool = False) -> Any:
     text = row.get(column)
     if text is None and nullable:
         return None
@@ -142,18 +145,18 @@ def result_problem(row: Mapping[str, Any]) -> str | None:
         if row.get("seconds") is not None and row["seconds"] < 0:
             raise ValueError("seconds is negative")
         for column in ("predicted", "tolerance"):
-            _json(row, column, (int, float, str, type(None)), nullable=True)
+            _json_column(row, column, (int, float, str, type(None)), nullable=True)
         if row.get("rule") is not None and not isinstance(row["rule"], str):
             raise ValueError("rule is not text")
-        _json(row, "overrides", (dict,))
-        _json(row, "evidence", (dict,))
-        _json(row, "config", (dict,))
-        extra = _json(row, "extra", (dict,))
+        _json_column(row, "overrides", (dict,))
+        _json_column(row, "evidence", (dict,))
+        _json_column(row, "config", (dict,))
+        extra = _json_column(row, "extra", (dict,))
         if set(extra) - EXTRA_KEYS:
             raise ValueError(f"extra has unknown keys {sorted(set(extra) - EXTRA_KEYS)}")
         if extra.get("provenance") not in (None, *PROVENANCES):
             raise ValueError("extra's provenance is not one of " + ", ".join(PROVENANCES))
-        figure = _json(row, "figure", (dict,), nullable=True)
+        figure = _json_column(row, "figure", (dict,), nullable=True)
         if figure is not None:
             _figure(figure)
         _time(row.get("started_at"), "started_at", nullable=True)
@@ -182,6 +185,97 @@ def _figure(doc: dict) -> None:
 
 def _plain_number(x: Any) -> bool:
     return x is None or isinstance(x, int | float) and not isinstance(x, bool)
+
+
+# ---- verdicts as rows (written by the store, read back by it) --------------------------------------------------------------------------
+
+
+def json_text(value: Any) -> str:
+    """JSON text; non-finite floats are kept (as NaN/Infinity) so figures round-trip."""
+    return json.dumps(value, sort_keys=False, allow_nan=True, default=_plain)
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if hasattr(value, "item"):
+        return value.item()
+    raise TypeError(f"{type(value).__name__} is not JSON data")
+
+
+def figure_json(figure: Figure | None) -> str | None:
+    """A figure's data as JSON text (series as [xs, ys] lists, bands as [xs, lower, upper];
+    no ``bands`` key for a figure without bands, so that its JSON and key stay as before)."""
+    if figure is None:
+        return None
+    series = {name: [_json_list(xs), _json_list(ys)] for name, (xs, ys) in figure.series.items()}
+    doc = {"title": figure.title, "xlabel": figure.xlabel, "ylabel": figure.ylabel,
+           "series": series, "logx": figure.logx, "logy": figure.logy,
+           "hlines": figure.hlines, "kind": figure.kind}
+    bands = getattr(figure, "bands", None) or {}
+    if bands:
+        doc["bands"] = {name: [_json_list(xs), _json_list(lo), _json_list(hi)]
+                        for name, (xs, lo, hi) in bands.items()}
+    return json_text(doc)
+
+
+def _json_list(values: Any) -> list:
+    return json.loads(json_text(values.tolist() if hasattr(values, "tolist") else list(values)))
+
+
+def figure_from_json(text: str | None) -> Figure | None:
+    """The inverse of :func:`figure_json` (a figure stored before bands existed has none)."""
+    if text is None:
+        return None
+    doc = json.loads(text)
+    series = {name: (xs, ys) for name, (xs, ys) in doc["series"].items()}
+    bands = {name: (xs, lo, hi) for name, (xs, lo, hi) in doc.get("bands", {}).items()}
+    return Figure(doc["title"], doc["xlabel"], doc["ylabel"], series, doc["logx"], doc["logy"],
+                  doc["hlines"], doc["kind"], bands)
+
+
+def _verdict_from(doc: Mapping[str, Any], figure: Figure | None) -> Verdict:
+    """A :class:`Verdict` from its JSON (``as_json``) and its figure."""
+    names = {f.name for f in dataclasses.fields(Verdict)} - {"figure"}
+    return Verdict(**{k: v for k, v in doc.items() if k in names}, figure=figure)
+
+
+def normalized(verdict: Verdict) -> Verdict:
+    """The verdict as the store gives it back (JSON data throughout), so that a fresh verdict
+    and a stored one render to the same bytes."""
+    return _verdict_from(json.loads(json_text(verdict.as_json())),
+                         figure_from_json(figure_json(verdict.figure)))
+
+
+def storable(verdict: Verdict) -> bool:
+    """Whether a verdict is a result (not a claim that raised: those are retried next time)."""
+    return "error" not in verdict.evidence
+
+
+def verdict_of_row(row: sqlite3.Row) -> Verdict:
+    doc = {"id": row["claim"], "verdict": row["verdict"], "statistic": row["statistic"],
+           "predicted": json.loads(row["predicted"]), "tolerance": json.loads(row["tolerance"]),
+           "rule": row["rule"] or "", "evidence": json.loads(row["evidence"]),
+           "config": json.loads(row["config"]), "seconds": row["seconds"], "seed": row["seed"],
+           "instance_seed": row["instance_seed"], **json.loads(row["extra"])}
+    return _verdict_from(doc, figure_from_json(row["figure"]))
+
+
+def sql_value(value: Any) -> Any:
+    """A value as SQLite gives it back (numpy scalars as Python numbers), so that a row's
+    digest is computed on what is read."""
+    if hasattr(value, "item") and not isinstance(value, str | bytes):
+        return value.item()
+    return value
+
+def decoded(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A row with its JSON columns parsed (for JSON output)."""
+    out = dict(row)
+    for column in ("overrides", "predicted", "tolerance", "evidence", "config", "figure",
+                   "extra"):
+        if out.get(column) is not None:
+            out[column] = json.loads(out[column])
+    return out
 
 
 # ---- figures -----------------------------------------------------------------------------------

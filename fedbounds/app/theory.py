@@ -38,6 +38,7 @@ from .common import (
     load_theorem_files,
     out,
 )
+from .files import atomic_file, disk_errors
 
 IgnoreRelationsOpt = Annotated[bool, typer.Option(
     "--ignore-relations", help="Evaluate values that violate a relation every instance of the "
@@ -391,14 +392,14 @@ def snapshot(out: Annotated[Path, typer.Option("--out", help="folder of the gold
     for p in paper or []:
         if p not in known:
             raise BadInput("--paper", f"unknown paper {p!r}; allowed: {', '.join(known)}")
-    out.mkdir(parents=True, exist_ok=True)
+    with disk_errors("--out", out):
+        out.mkdir(parents=True, exist_ok=True)
     written = {}
     for key in paper or known:
         chosen = [t for t in registry.theorems().values() if t.paper == key]
         target = out / f"{key}.snapshot"
-        tmp = target.with_name(target.name + ".tmp")
-        written[str(target)] = write_snapshot(tmp, chosen, orders=orders)
-        tmp.replace(target)
+        with atomic_file(target, "--out") as tmp:
+            written[str(target)] = write_snapshot(tmp, chosen, orders=orders)
     if json_:
         emit_json({"files": written})
         return

@@ -23,6 +23,32 @@ def test_dask_backend_equals_serial() -> None:
     assert _key(run_claims(IDS, backend="dask")) == _key(run_claims(IDS, backend="serial"))
 
 
+def test_dask_backend_listens_on_loopback_only(monkeypatch) -> None:
+    """Every socket this process and its children listen on during a dask run (scheduler,
+    workers, nannies, and no dashboard) is bound to a loopback address."""
+    import ipaddress
+
+    import psutil
+
+    from fedbounds.app import runner
+
+    listening: list[tuple[str, int]] = []
+    submit_all = runner._submit_all
+
+    def watching(client, *args):
+        me = psutil.Process()
+        for process in [me, *me.children(recursive=True)]:
+            listening.extend(c.laddr for c in process.net_connections(kind="inet")
+                             if c.status == psutil.CONN_LISTEN)
+        return submit_all(client, *args)
+
+    monkeypatch.setattr(runner, "_submit_all", watching)
+    run_claims(IDS[:1], backend="dask")
+    assert listening  # the scheduler at least
+    outside = [a for a in listening if not ipaddress.ip_address(a.ip).is_loopback]
+    assert not outside, outside
+
+
 def test_unknown_backend_is_bad_input() -> None:
     with pytest.raises(BadInput) as e:
         run_claims(IDS, backend="gpu")

@@ -82,10 +82,8 @@ def read_everything(path: Path) -> tuple[list, list, list, list]:
     up (those of the clean store)."""
     table = catalog.claims()
     with ResultStore(path) as store:
-        keys = [r[0] for r in store.db.execute("SELECT key FROM results")]
-        claims = [r[0] for r in store.db.execute("SELECT claim FROM results")]
         verdicts = [store.get(k, table[c]) if c in table else store.get(k)
-                    for k, c in zip(keys, claims, strict=True)]
+                    for k, c in store.db.execute("SELECT key, claim FROM results").fetchall()]
         derivations = [store.derivation(derivation_key("gda.thm1"), "gda.thm1",
                                         lambda rows: complexity_rows_problem(rows, "gda.thm1"))]
         figures = [store.figure_svg(key) for key in FIGURE_KEYS]
