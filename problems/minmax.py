@@ -254,6 +254,24 @@ def _zero_mean_unit(rng: np.random.Generator, p: np.ndarray, d: int) -> np.ndarr
     return e / np.sqrt(s) if s > 0 else e
 
 
+UNIT_ROUNDOFF = 2.0**-53  # float64's: a rounded product or sum errs by at most this, relative
+
+
+def roundoff_perturbed(g: MinMaxGame, seed: int, size: float = 2 * UNIT_ROUNDOFF) -> MinMaxGame:
+    """``g`` with every entry of A, B, C, b and c multiplied by 1 ± ``size`` (signs seeded; A and
+    C kept symmetric): the perturbation one rounding of each input makes. How far a result moves
+    under it measures how many of the result's digits the computation determines, on any
+    processor (tests derive their tolerances from it)."""
+    rng = np.random.default_rng(seed)
+
+    def moved(a: np.ndarray) -> np.ndarray:
+        return a * (1 + size * rng.choice((-1.0, 1.0), a.shape))
+
+    A, C = moved(g.A), moved(g.C)
+    return replace(g, A=(A + A.transpose(0, 2, 1)) / 2, B=moved(g.B),
+                   C=(C + C.transpose(0, 2, 1)) / 2, b=moved(g.b), c=moved(g.c))
+
+
 def make_game(params: Mapping[str, Any] | None = None, seed: int = 0,
               name: str = "minmax-quadratic") -> MinMaxGame:
     """Build a game from ``params`` (see :data:`PARAMS`; missing keys take defaults)."""
