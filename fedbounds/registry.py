@@ -35,6 +35,7 @@ def papers() -> dict[str, dict]:
         meta["paper"] = paper
         meta["theorems"] = list(mod.THEOREMS)
         meta["module"] = mod.__name__
+        meta["theory_seconds"] = getattr(mod, "THEORY_SECONDS", None)
         out[meta["key"]] = meta
     return out
 

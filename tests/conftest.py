@@ -13,6 +13,16 @@ per paper (statements, errata, complexity derivations) within a test process."""
 
 from __future__ import annotations
 
+import os
+
+# as the command line does before numpy loads (fedbounds.app.entry): one BLAS thread, so that
+# the test processes have no BLAS pool and fork their workers single-threaded
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
+# no test reads or writes the checkout's own result store (make's warm-up fills it for the
+# first report); a test that wants a store names one
+os.environ.setdefault("FEDBOUNDS_STORE", "off")
+
 import copy
 import fcntl
 import os

@@ -348,6 +348,9 @@ class ClaimSpec:
     derivation: str = ""
     exact_derivation: bool = False
     module: str = ""
+    # estimated quick-profile seconds: orders a run's tasks before the result store has
+    # measured the claim (a scheduling hint, never part of a result)
+    seconds: float = 0.5
 
     def __post_init__(self) -> None:
         check_provenance(self.id, self.provenance, self.derivation, self.exact_derivation)
@@ -488,7 +491,7 @@ def claim(id: str, *, title: str, prediction: str, source: str, provenance: Prov
           params: Mapping[str, Any] | None = None,
           profiles: Mapping[str, Mapping[str, Any]] | None = None,
           perturb: Mapping[str, Any] | None = None, theorems: Sequence[str] = (),
-          errata: Sequence[str] = ()) -> Callable[[Measure], ClaimSpec]:
+          errata: Sequence[str] = (), seconds: float = 0.5) -> Callable[[Measure], ClaimSpec]:
     """Declare a claim around its measure function (the decorated name becomes the spec).
     ``provenance`` is required (``"paper"``, ``"derived"`` or ``"conjecture"``); a derived
     claim also gives ``derivation`` (and ``exact_derivation=True`` when it is exact)."""
@@ -499,7 +502,7 @@ def claim(id: str, *, title: str, prediction: str, source: str, provenance: Prov
                          params=dict(params or {}),
                          profiles={k: dict(v) for k, v in (profiles or {}).items()},
                          perturb=dict(perturb or {}), theorems=tuple(theorems),
-                         errata=tuple(errata), module=measure.__module__)
+                         errata=tuple(errata), module=measure.__module__, seconds=seconds)
     return wrap
 
 

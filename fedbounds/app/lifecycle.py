@@ -312,24 +312,110 @@ def replace_folder(new: Path, target: Path) -> None:
 
 
 # ------------------------------------------------------------------------------- workers
-def die_with_parent(parent_pid: int) -> None:
-    """Initializer of a worker process: die when the parent does; leave SIGINT and SIGTERM to
-    the parent (it stops its workers), so a Ctrl-C in the terminal does not reach a claim."""
+def pid_running(pid: int) -> bool:
+    """Whether a process ``pid`` exists (zombies included)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def die_with_parent(main_pid: int) -> None:
+    """Initializer of a worker process: die when its parent does (the command itself, or the
+    forkserver, which exits when the command does) and when the command ``main_pid`` is gone;
+    leave SIGINT and SIGTERM to the command (it stops its workers), so a Ctrl-C in the terminal
+    does not reach a claim; run one BLAS thread (the pool's workers are the parallelism)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    one_blas_thread()
     libc = _libc()
     prctl = getattr(libc, "prctl", None) if libc is not None else None
     if prctl is not None and prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0:
-        if os.getppid() != parent_pid:  # the parent died before prctl took effect
+        if os.getppid() == 1 or not pid_running(main_pid):  # gone before prctl took effect
             os._exit(1)
         return
 
     def watch() -> None:
-        while os.getppid() == parent_pid:
+        while os.getppid() != 1 and pid_running(main_pid):
             time.sleep(0.5)
         os._exit(1)
 
     threading.Thread(target=watch, name="die-with-parent", daemon=True).start()
+
+
+# the thread counts of the BLAS and OpenMP pools, read by them when numpy first loads
+BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def one_blas_thread() -> None:
+    """This process's BLAS (and OpenMP) pools limited to one thread (threadpoolctl), where
+    threadpoolctl is installed."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - a dependency; a missing one only costs speed
+        return
+    threadpool_limits(limits=1)
+
+
+def usable_cores() -> int:
+    """The CPUs this process may run on (its affinity; ``os.process_cpu_count`` where Python
+    has it), at least 1: the default number of workers."""
+    counter = getattr(os, "process_cpu_count", None)
+    if counter is not None:
+        return max(1, counter() or 1)
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - no affinity on this OS
+        return max(1, os.cpu_count() or 1)
+
+
+START_METHOD_ENV = "FEDBOUNDS_START_METHOD"
+START_METHODS = ("forkserver", "spawn", "fork")
+# what a forkserver imports once, so that each worker forked from it starts warm
+FORKSERVER_PRELOAD = ["fedbounds.app.worker_preload"]
+
+
+def os_threads() -> int:
+    """The operating-system threads of this process (BLAS pools included), where /proc tells;
+    else the Python threads."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return threading.active_count()
+
+
+def start_method() -> str:
+    """How worker processes start (``$FEDBOUNDS_START_METHOD`` chooses one of
+    :data:`START_METHODS`): by default ``fork`` while this process has a single thread (the
+    command line keeps its BLAS to one thread, so it does: workers start at once and inherit
+    everything loaded), else ``forkserver`` (workers fork from a clean single-threaded
+    server: a multi-threaded process is never forked), else ``spawn``."""
+    import multiprocessing
+
+    available = multiprocessing.get_all_start_methods()
+    chosen = os.environ.get(START_METHOD_ENV, "").strip()
+    if chosen and chosen not in START_METHODS:
+        raise ValueError(f"${START_METHOD_ENV}={chosen!r} is not a start method; allowed: "
+                         f"{', '.join(START_METHODS)}")
+    if not chosen:
+        chosen = "fork" if os_threads() == 1 else "forkserver"
+    return chosen if chosen in available else "spawn"
+
+
+def pool_context():
+    """The multiprocessing context of :func:`start_method`; its children run one BLAS thread
+    from their start (the variables are set before any of them exists, unless given)."""
+    import multiprocessing
+
+    for name in BLAS_THREAD_VARIABLES:
+        os.environ.setdefault(name, "1")
+    context = multiprocessing.get_context(start_method())
+    if context.get_start_method() == "forkserver":
+        context.set_forkserver_preload(FORKSERVER_PRELOAD)
+    return context
 
 
 class GuardedPool(ProcessPoolExecutor):
@@ -337,8 +423,8 @@ class GuardedPool(ProcessPoolExecutor):
 
     def __init__(self, max_workers: int) -> None:
         guardian()  # started before the workers are forked
-        super().__init__(max_workers=max_workers, initializer=die_with_parent,
-                         initargs=(os.getpid(),))
+        super().__init__(max_workers=max_workers, mp_context=pool_context(),
+                         initializer=die_with_parent, initargs=(os.getpid(),))
         self.registered: set[int] = set()
 
     def submit(self, fn, /, *args, **kwargs):  # noqa: D102 - as ProcessPoolExecutor.submit

@@ -77,12 +77,14 @@ def _max_work(text: str | None) -> float:
 
 
 def _progress(total: int, label: str) -> tuple[Progress, callable]:
+    # refreshed at each step, not by rich's refresh thread: the command stays single-threaded,
+    # so its process pool forks its workers (see fedbounds.app.lifecycle.start_method)
     prog = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"),
-                    TimeElapsedColumn(), console=err, transient=True)
+                    TimeElapsedColumn(), console=err, transient=True, auto_refresh=False)
     task = prog.add_task("", total=total)
 
     def step(cid: str) -> None:
-        prog.update(task, advance=1, description=cid)
+        prog.update(task, advance=1, description=cid, refresh=True)
 
     return prog, step
 
@@ -195,6 +197,9 @@ FreshOpt = Annotated[bool, typer.Option(
 SchedulerOpt = Annotated[str | None, typer.Option(
     "--scheduler", metavar="ADDRESS", help="with --backend dask: an existing cluster's "
     "scheduler (e.g. tcp://host:8786) instead of a local one")]
+WorkersOpt = Annotated[int | None, typer.Option(
+    "--workers", metavar="N", help="processes of --backend process or of the local dask "
+    "cluster (default: the CPUs this process may use); each runs one BLAS thread")]
 VERDICT_COLOURS = {"confirmed": "green", "refuted": "red", "inconclusive": "yellow",
                    "diverged": "magenta"}
 FAILING_VERDICTS = ("refuted", "inconclusive", "diverged")
@@ -223,12 +228,14 @@ def _exit_on(fail_on: set[str], verdicts: list[str]) -> None:
 
 
 def _check_run_options(profile: str, backend: str, scheduler: str | None, seed: int,
-                       instance_seed: int, seeds: int = 1) -> None:
+                       instance_seed: int, seeds: int = 1, workers: int | None = None) -> None:
     """verify's and report's options, checked before any claim runs."""
     from fedbounds.verify.claim import check_seed
 
-    from .runner import check_backend
+    from .runner import MAX_WORKERS, check_backend
 
+    if workers is not None and not 1 <= workers <= MAX_WORKERS:
+        raise BadInput("--workers", f"must be an integer in [1, {MAX_WORKERS}], got {workers}")
     _check_profile(profile)
     check_backend(backend, scheduler)
     _check_seed(seed)
@@ -243,7 +250,7 @@ def _check_run_options(profile: str, backend: str, scheduler: str | None, seed: 
 def verify(target: Annotated[str, typer.Argument(metavar="[CLAIM|PAPER|all]")] = "all",
            profile: ProfileOpt = "quick", backend: BackendOpt = "serial", seed: SeedOpt = 0,
            instance_seed: InstanceSeedOpt = 0, seeds: SeedsOpt = 1, store: StoreOpt = None,
-           fresh: FreshOpt = False, scheduler: SchedulerOpt = None,
+           fresh: FreshOpt = False, scheduler: SchedulerOpt = None, workers: WorkersOpt = None,
            fail_on: FailOnOpt = None, json_: JsonOpt = False) -> None:
     """Run claims and compute a verdict for each (confirmed/refuted/inconclusive/diverged);
     results already in the store are reused (``cached``) unless --fresh. Exit codes: 0 done,
@@ -253,14 +260,14 @@ def verify(target: Annotated[str, typer.Argument(metavar="[CLAIM|PAPER|all]")] =
     from .runner import Plan, run_tasks
     from .store import store_path
 
-    _check_run_options(profile, backend, scheduler, seed, instance_seed, seeds)
+    _check_run_options(profile, backend, scheduler, seed, instance_seed, seeds, workers)
     failing = _check_fail_on(fail_on)
     claims = catalog.select_claims(target)
     if not claims:
         raise BadInput("CLAIM", "no claims are registered yet")
     noise = list(range(seed, seed + seeds))
     plan = Plan([(c.id, s) for c in claims for s in noise], profile, instance_seed, backend,
-                store_path(store), fresh, scheduler)
+                store_path(store), fresh, scheduler, workers=workers)
     prog, step = _progress(len(plan.tasks), "verify")
     with prog:
         results = run_tasks(plan, step)
@@ -344,7 +351,7 @@ def report(profile: ProfileOpt = "quick", backend: BackendOpt = "serial", seed: 
            out_dir: Annotated[Path, typer.Option("--out", help="output folder")] = Path("reports"),
            paper: Annotated[list[str] | None, typer.Option("--paper", help="only these papers")] = None,
            instance_seed: InstanceSeedOpt = 0, store: StoreOpt = None, fresh: FreshOpt = False,
-           scheduler: SchedulerOpt = None,
+           scheduler: SchedulerOpt = None, workers: WorkersOpt = None,
            readme: Annotated[Path | None, typer.Option(
                "--readme", metavar="PATH",
                help="rewrite the results block (between <!-- results:begin --> and "
@@ -364,7 +371,7 @@ def report(profile: ProfileOpt = "quick", backend: BackendOpt = "serial", seed: 
     from .report import readme_target, write_report
     from .store import store_path
 
-    _check_run_options(profile, backend, scheduler, seed, instance_seed)
+    _check_run_options(profile, backend, scheduler, seed, instance_seed, workers=workers)
     for p in paper or []:
         if p not in registry.papers():
             raise BadInput("--paper", f"unknown paper {p!r}; allowed: {', '.join(registry.papers())}")
@@ -377,7 +384,8 @@ def report(profile: ProfileOpt = "quick", backend: BackendOpt = "serial", seed: 
     with prog:
         summary = write_report(out_dir, profile, backend, seed, paper, step,
                                instance_seed=instance_seed, store=store_path(store), fresh=fresh,
-                               scheduler=scheduler, readme=False if no_readme else readme)
+                               scheduler=scheduler, readme=False if no_readme else readme,
+                               workers=workers)
     if json_:
         emit_json({"out": str(out_dir), **summary})
         return

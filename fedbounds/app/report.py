@@ -276,12 +276,15 @@ def theory(paper: str, store: Path | None = None, fresh: bool = False) -> dict:
             "complexity": complexity_rows}
 
 
-# seconds of each paper's theory (findings, derivations), in the units of
-# runner.CLAIM_SECONDS (measured in one fresh report with FEDBOUNDS_TIMINGS=1): a scheduling
-# estimate only (longest first); another paper is estimated at DEFAULT_THEORY_SECONDS
-THEORY_SECONDS = {"fednorm": 21.6, "sagda": 11.8, "fedsgda": 8.5, "feddro": 2.0,
-                  "proxskip": 1.8}
-DEFAULT_THEORY_SECONDS = 2.0
+DEFAULT_THEORY_SECONDS = 2.0  # a paper that declares no "theory_seconds"
+
+
+def theory_cost(paper: str, measured: dict[str, float]) -> float:
+    """A paper's theory seconds for the schedule: its derivations' seconds in the store
+    (``measured``, by theorem), else the ``THEORY_SECONDS`` its theorems module declares."""
+    meta = registry.papers()[paper]
+    stored = [measured[t.id] for t in meta["theorems"] if t.id in measured]
+    return sum(stored) if stored else float(meta.get("theory_seconds") or DEFAULT_THEORY_SECONDS)
 
 
 def theory_jobs(keys: list[str], store: Path | None = None, fresh: bool = False) -> list:
@@ -289,8 +292,12 @@ def theory_jobs(keys: list[str], store: Path | None = None, fresh: bool = False)
     to run in worker processes beside the claims."""
     from .runner import Job
 
-    return [Job(paper, theory_job, (paper, store, fresh),
-                THEORY_SECONDS.get(paper, DEFAULT_THEORY_SECONDS)) for paper in keys]
+    measured: dict[str, float] = {}
+    if store is not None and store.is_file():
+        with ResultStore(store) as db:
+            measured = db.derivation_seconds()
+    return [Job(paper, theory_job, (paper, store, fresh), theory_cost(paper, measured))
+            for paper in keys]
 
 
 def theory_job(paper: str, store: Path | None = None, fresh: bool = False) -> dict:
@@ -462,7 +469,8 @@ def write_report(out: Path, profile: str = "quick", backend: str = "serial", see
                  papers: list[str] | None = None,
                  progress: Callable[[str], None] | None = None, *, instance_seed: int = 0,
                  store: Path | None = None, fresh: bool = False,
-                 scheduler: str | None = None, readme: Path | bool | None = None) -> dict:
+                 scheduler: str | None = None, readme: Path | bool | None = None,
+                 workers: int | None = None) -> dict:
     """Run every claim, render the report and swap it into ``out`` whole; return a summary
     (each claim's JSON verdict, with ``cached`` when it came from the store).
 
@@ -487,7 +495,7 @@ def write_report(out: Path, profile: str = "quick", backend: str = "serial", see
     all_claims = catalog.claims()
     ids = [c.id for c in all_claims.values() if c.paper in keys]
     plan = Plan([(cid, seed) for cid in ids], profile, instance_seed, backend, store, fresh,
-                scheduler, figures=True)
+                scheduler, figures=True, workers=workers)
     registry.papers()  # loaded once, here: the forked theory workers inherit it
     if store is not None:
         source_hash()  # hashed once, here: the forked theory workers key derivations by it too

@@ -15,9 +15,9 @@ cluster is up, are registered with the guardian too. With ``scheduler`` the task
 existing dask cluster instead, whose workers are not ours to kill. An interrupted run cancels
 what has not started.
 
-Scheduling: the process backend submits its tasks longest first, by a static cost estimate
-(:func:`claim_cost`, seconds measured on the quick profile), so that both workers stay busy to
-the end; side :class:`Job` s (a report's symbolic derivations) share that pool and that order.
+Scheduling: the process backend submits its tasks longest first (:func:`claim_cost`: the
+seconds the result store measured on earlier runs, else the claim's declared estimate), so
+that every worker stays busy to the end; side :class:`Job` s (a report's symbolic derivations) share that pool and that order.
 ``FEDBOUNDS_TIMINGS=1`` prints each task's start and end per worker, and each worker's idle
 time, to stderr (:class:`TimingLog`; nothing of it reaches a report's files).
 """
@@ -39,32 +39,26 @@ from typing import Any
 from fedbounds.errors import BadInput
 
 from . import store as result_store
-from .lifecycle import register_pids, unregister_pids, worker_pool
+from .lifecycle import register_pids, unregister_pids, usable_cores, worker_pool
 
 BACKENDS = ("serial", "process", "dask")
-PROCESS_WORKERS = 2
+MAX_WORKERS = 1024
 SCHEDULER_TIMEOUT_S = 10
 TIMINGS_ENV = "FEDBOUNDS_TIMINGS"
 
-# quick-profile seconds of the slowest claims (process pool, 2 workers): a scheduling estimate
-# only (longest first); a claim not listed is estimated at DEFAULT_CLAIM_SECONDS
-CLAIM_SECONDS = {
-    "fedsgda.p5a": 8.5, "fedsgda.p6": 5.0, "fedsgda.p5b": 4.9, "sagda.p5": 4.3,
-    "proxskip.p19": 3.8, "fednorm.p11": 3.5, "sagda.p8a": 3.4, "fednorm.p10b": 3.3,
-    "fednorm.p21": 3.2, "sagda.p8b": 3.1, "sagda.p10": 3.0, "sagda.p6a": 3.0, "sagda.p16": 2.9,
-    "proxskip.p4": 2.6, "fednorm.p20": 2.5, "proxskip.p7": 2.5, "sagda.p12": 2.1,
-    "proxskip.p20": 2.0, "fednorm.p9a": 1.8, "proxskip.p23": 1.8, "fednorm.p9b": 1.7,
-    "feddro.p5": 1.7, "proxskip.p15": 1.7, "proxskip.p17": 1.7, "fednorm.p10a": 1.7,
-    "fedsgda.p16": 1.6, "feddro.p6": 1.6, "feddro.p9": 1.6, "feddro.p14": 1.5,
-    "sagda.p9d": 1.5, "proxskip.p3": 1.4, "feddro.p16": 1.4, "proxskip.p12": 1.4,
-    "proxskip.p6": 1.3, "feddro.p3": 1.3, "feddro.p11": 1.3, "proxskip.p26": 1.2,
-    "proxskip.p27": 1.2, "feddro.p7": 1.1, "feddro.p17": 1.1, "sagda.p15": 1.1}
-DEFAULT_CLAIM_SECONDS = 0.5
+DEFAULT_CLAIM_SECONDS = 0.5  # an id the catalog does not know (the declared default too)
 
 
-def claim_cost(claim_id: str) -> float:
-    """A claim's estimated seconds (:data:`CLAIM_SECONDS`), for longest-first scheduling."""
-    return CLAIM_SECONDS.get(claim_id, DEFAULT_CLAIM_SECONDS)
+def claim_cost(claim_id: str, measured: Mapping[str, float] | None = None) -> float:
+    """A claim's seconds for longest-first scheduling: the median the result store measured
+    at the run's profile (``measured``, :meth:`.store.ResultStore.measured_seconds`), else its
+    declared estimate (:attr:`~fedbounds.verify.claim.ClaimSpec.seconds`)."""
+    if measured and claim_id in measured:
+        return measured[claim_id]
+    from fedbounds.verify import catalog
+
+    spec = catalog.claims().get(claim_id)
+    return DEFAULT_CLAIM_SECONDS if spec is None else spec.seconds
 
 
 @dataclass(frozen=True)
@@ -208,6 +202,11 @@ class Plan:
     scheduler: str | None = None
     overrides: Mapping[str, Any] = field(default_factory=dict)
     figures: bool = False  # draw each computed verdict's figure where it was computed
+    workers: int | None = None  # processes of the process backend or local dask cluster
+
+    def worker_count(self) -> int:
+        """``workers``, else the CPUs this process may use (:func:`.lifecycle.usable_cores`)."""
+        return self.workers if self.workers is not None else usable_cores()
 
 
 def run_claims(ids: list[str], profile: str = "quick", seed: int = 0, backend: str = "serial",
@@ -230,8 +229,9 @@ def run_with_jobs(plan: Plan, progress: Callable[[str], None] | None = None,
                   jobs: Sequence[Job] = (), log: TimingLog | None = None
                   ) -> tuple[list[Result], dict[str, Any]]:
     """:func:`run_tasks`, and each of ``jobs`` run beside the claims: its value by its key.
-    The process backend runs the jobs in the claims' pool, everything longest first; the
-    other backends run them in a process pool of their own while the claims run."""
+    The process backend runs the jobs in the claims' pool, everything longest first; the dask
+    backend runs them in a process pool of its own while the claims run; the serial backend
+    runs everything in this process, the jobs after the claims."""
     check_backend(plan.backend, plan.scheduler)
     log = log or TimingLog()
     results: list[Result | None] = [None] * len(plan.tasks)
@@ -266,10 +266,15 @@ def run_with_jobs(plan: Plan, progress: Callable[[str], None] | None = None,
             values[job.key] = done.value
 
         if plan.backend == "process" and (todo or jobs):
-            _process_with_jobs(plan, todo, finished, jobs, job_done)
+            measured = db.measured_seconds(plan.profile) if db is not None else {}
+            _process_with_jobs(plan, todo, finished, jobs, job_done, measured)
             log.workers()
+        elif plan.backend == "serial":  # everything in this process, one after the other
+            _serial(plan, todo, finished)
+            for job in jobs:
+                job_done(job, timed(job.fn, *job.args))
         else:
-            with worker_pool(PROCESS_WORKERS) if jobs else contextlib.nullcontext() as pool:
+            with worker_pool(plan.worker_count()) if jobs else contextlib.nullcontext() as pool:
                 pending = {pool.submit(timed, job.fn, *job.args): job
                            for job in sorted(jobs, key=lambda job: -job.cost)}
                 if todo:
@@ -282,12 +287,12 @@ def run_with_jobs(plan: Plan, progress: Callable[[str], None] | None = None,
     return [r for r in results if r is not None], values
 
 
-def longest_first(plan: Plan, todo: Sequence[int], jobs: Sequence[Job] = ()
-                  ) -> list[tuple[str, int]]:
+def longest_first(plan: Plan, todo: Sequence[int], jobs: Sequence[Job] = (),
+                  measured: Mapping[str, float] | None = None) -> list[tuple[str, int]]:
     """The order of submission: ("claim", task index) and ("job", job index) by decreasing
-    estimated seconds (:func:`claim_cost`, :attr:`Job.cost`); ties keep claims before jobs,
-    each in its given order."""
-    entries = [(claim_cost(plan.tasks[index][0]), 0, index) for index in todo]
+    estimated seconds (:func:`claim_cost` with the store's ``measured`` seconds,
+    :attr:`Job.cost`); ties keep claims before jobs, each in its given order."""
+    entries = [(claim_cost(plan.tasks[index][0], measured), 0, index) for index in todo]
     entries += [(job.cost, 1, index) for index, job in enumerate(jobs)]
     entries.sort(key=lambda entry: (-entry[0], entry[1], entry[2]))
     return [("job" if kind else "claim", index) for _cost, kind, index in entries]
@@ -331,12 +336,13 @@ def _process(plan: Plan, todo: Sequence[int], finished: Finished) -> None:
 
 def _process_with_jobs(plan: Plan, todo: Sequence[int], finished: Finished,
                        jobs: Sequence[Job] = (),
-                       job_done: Callable[[Job, Timed], None] | None = None) -> None:
-    """Claims and jobs in one pool of :data:`PROCESS_WORKERS`, submitted longest first (the
-    pool hands them out in that order), taken as they complete."""
-    with worker_pool(PROCESS_WORKERS) as pool:
+                       job_done: Callable[[Job, Timed], None] | None = None,
+                       measured: Mapping[str, float] | None = None) -> None:
+    """Claims and jobs in one pool of the plan's workers, submitted longest first (the pool
+    hands them out in that order), taken as they complete."""
+    with worker_pool(plan.worker_count()) as pool:
         futures: dict[concurrent.futures.Future, tuple[str, int]] = {}
-        for kind, index in longest_first(plan, todo, jobs):
+        for kind, index in longest_first(plan, todo, jobs, measured):
             if kind == "claim":
                 future = pool.submit(compute, *_args(plan, index))
             else:
@@ -370,7 +376,7 @@ def _dask(plan: Plan, todo: Sequence[int], finished: Finished) -> None:
     # silence_logs: a Ctrl-C must not end in pages of "task cancelled" warnings; scheduler and
     # workers on loopback and no dashboard (distributed serves one on every interface by
     # default): a run on a shared network listens to nobody else
-    with LocalCluster(n_workers=PROCESS_WORKERS, threads_per_worker=1, processes=True,
+    with LocalCluster(n_workers=plan.worker_count(), threads_per_worker=1, processes=True,
                       host=LOOPBACK, dashboard_address=None,
                       silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
         worker_pids = list(client.run(os.getpid).values())

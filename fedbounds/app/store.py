@@ -31,15 +31,14 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import math
 import os
-import platform
 import re
-import socket
 import sqlite3
+import statistics
 import sys
 import time
 from collections.abc import Callable, Mapping
-from datetime import UTC, datetime
 from functools import cache
 from importlib import metadata
 from importlib.util import find_spec
@@ -51,6 +50,7 @@ from fedbounds.errors import BadInput
 from fedbounds.verify.claim import ClaimSpec, Figure, Verdict
 
 from . import files, store_rows
+from .environment import environment, now
 from .store_rows import (
     decoded,
     figure_from_json,
@@ -236,47 +236,6 @@ def derivation_key(theorem_id: str, version_: str | None = None,
     parts = {"theorem": theorem_id, "version": version_ or version(),
              "source": source or source_hash()}
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
-
-
-# ---- environment -------------------------------------------------------------------------------
-
-
-@cache
-def environment() -> dict[str, str]:
-    """Python, numpy, scipy, sympy, BLAS, platform and host of this process."""
-    import numpy
-    import scipy
-    import sympy
-
-    return {"python": platform.python_version(), "numpy": numpy.__version__,
-            "scipy": scipy.__version__, "sympy": sympy.__version__, "blas": _blas(),
-            "platform": platform.platform(), "host": socket.gethostname()}
-
-
-def _blas() -> str:
-    """The BLAS numpy uses: threadpoolctl's view (library, version, threads) when installed,
-    else numpy's build configuration."""
-    try:
-        from threadpoolctl import threadpool_info
-    except ImportError:
-        pass
-    else:
-        found = [f"{i.get('internal_api')} {i.get('version')} ({i.get('num_threads')} threads)"
-                 for i in threadpool_info() if i.get("user_api") == "blas"]
-        if found:
-            return "; ".join(found)
-    try:
-        import numpy
-
-        blas = numpy.show_config(mode="dicts")["Build Dependencies"]["blas"]
-        return f"{blas.get('name')} {blas.get('version')}"
-    except Exception:  # an older numpy or an unusual build: say so instead of failing
-        return "unknown"
-
-
-def now() -> str:
-    """The current time, UTC, ISO 8601 with microseconds."""
-    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 # ---- the store ---------------------------------------------------------------------------------
@@ -487,6 +446,24 @@ class ResultStore:
                 store_rows.warn_ignored(self.path, "results", row.get("key"), problem)
         return sorted(rows, key=lambda r: (_natural(r["claim"]), r["profile"], r["seed"],
                                            r["instance_seed"], r["computed_at"]))
+
+    @_store_errors("read")
+    def measured_seconds(self, profile: str) -> dict[str, float]:
+        """Claim id → the median seconds of its stored runs at ``profile`` (what longest-first
+        scheduling orders by; a claim never stored is absent)."""
+        runs: dict[str, list[float]] = {}
+        for claim, seconds in self.db.execute(
+                "SELECT claim, seconds FROM results WHERE profile = ?", (profile,)):
+            if isinstance(seconds, int | float) and math.isfinite(seconds) and seconds >= 0:
+                runs.setdefault(claim, []).append(float(seconds))
+        return {claim: statistics.median(values) for claim, values in runs.items()}
+
+    @_store_errors("read")
+    def derivation_seconds(self) -> dict[str, float]:
+        """Theorem id → the seconds its stored complexity derivation took."""
+        return {theorem: float(seconds) for theorem, seconds in self.db.execute(
+                "SELECT theorem, seconds FROM derivations") if isinstance(seconds, int | float)
+                and math.isfinite(seconds) and seconds >= 0}
 
     @_store_errors("read")
     def count(self) -> int:

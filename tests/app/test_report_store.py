@@ -62,7 +62,9 @@ def test_second_report_reuses_the_store_and_fresh_gives_the_same_bytes(gda, tmp_
         assert store.count() == 2
 
 
-def test_tracked_files_hold_results_only(gda, tmp_path: Path) -> None:
+def test_tracked_files_hold_results_only(gda, tmp_path: Path, monkeypatch) -> None:
+    # the stand-in claims exist in this process only: its workers must inherit them (fork)
+    monkeypatch.setenv("FEDBOUNDS_START_METHOD", "fork")
     write_report(tmp_path / "r", papers=["gda"], backend="process", store=tmp_path / "s.sqlite")
     doc = json.loads((tmp_path / "r" / "verdicts.json").read_text())
     assert [c["id"] for c in doc["claims"]] == ["gda.p901", "gda.p902"]

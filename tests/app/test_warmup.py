@@ -1,6 +1,7 @@
 """The kernel warm-up (``python -m fedbounds.app.warmup``, run by ``make`` after installing)
-leaves nothing for the quick catalog to compile: with an empty numba cache, the warm-up and
-then every claim's quick run, and no kernel compiled by the claims."""
+runs the whole catalog (no list of claims) into the store and leaves nothing for the quick
+catalog to compile: with an empty numba cache, the warm-up and then every claim's quick run,
+and no kernel compiled by the claims."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ import sys
 
 import pytest
 
-from fedbounds.app.warmup import OPENERS
 from fedbounds.verify import catalog
 
 _CATALOG_COMPILES = """
@@ -29,33 +29,34 @@ print(sorted(set(compiled)))
 """
 
 
-def test_openers_are_claims_of_the_catalog():
-    claims = catalog.claims()
-    named = [cid for group in OPENERS for cid in group]
-    assert len(named) == len(set(named)) and all(cid in claims for cid in named)
-    assert len(OPENERS) == 2  # one group per core of the machine the split was measured on
-
-
-def test_a_failing_claim_does_not_stop_the_warm_up(monkeypatch, capsys):
+def test_the_warm_up_runs_the_catalog_into_the_store_and_names_a_failing_claim(
+        monkeypatch, capsys, tmp_path):
+    """Every claim of the catalog (no hand list): one that raises is named and the rest run;
+    the verdicts are in the store for the first report."""
     from dataclasses import replace
 
     from fedbounds.app import warmup
+    from fedbounds.app.store import ResultStore
 
     def broken(params, seed):
         raise RuntimeError("boom")
 
     claims = catalog.claims()
-    cheap = "proxskip.p14"
-    monkeypatch.setattr(catalog, "claims",
-                        lambda: {**claims, cheap: replace(claims[cheap], measure=broken)})
-    assert warmup.warm((cheap,)) >= 0.0
+    cheap, other = "proxskip.p14", "feddro.p15"
+    monkeypatch.setattr(catalog, "claims", lambda: {
+        cheap: replace(claims[cheap], measure=broken), other: claims[other]})
+    monkeypatch.setenv("FEDBOUNDS_STORE", str(tmp_path / "s.sqlite"))
+    monkeypatch.setenv("FEDBOUNDS_START_METHOD", "fork")  # the workers see the patched table
+    assert warmup.main() == 0
     err = capsys.readouterr().err
-    assert f"warm-up: {cheap} failed" in err and "boom" in err
+    assert f"warm-up: {cheap} failed" in err and "boom" in err and "2 quick claims" in err
+    with ResultStore(tmp_path / "s.sqlite") as db:
+        assert [r["claim"] for r in db.rows()] == [other]  # a failure is not stored
 
 
 @pytest.mark.slow
 def test_after_the_warm_up_the_quick_catalog_compiles_nothing(tmp_path):
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "FEDBOUNDS_STORE": "off"}
     subprocess.run([sys.executable, "-m", "fedbounds.app.warmup"], env=env, check=True)
     assert any(tmp_path.rglob("*.nbi"))  # the kernels went to the cache given
     done = subprocess.run([sys.executable, "-c", _CATALOG_COMPILES], env=env, check=True,

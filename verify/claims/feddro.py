@@ -112,7 +112,7 @@ p2 = p1.variant(
     profiles={"full": {"etas": [0.001, 0.01, 0.04, 0.1, 0.999 / 8], "I_values": [1, 2, 4]}})
 
 
-@claim("feddro.p3", title="Generalisation: I ∈ {1,2,3,4,8}, decaying steps, any start",
+@claim("feddro.p3", seconds=1.3, title="Generalisation: I ∈ {1,2,3,4,8}, decaying steps, any start",
        prediction="η → 0 limits 1.05534, 1.10825, 1.12739, 1.15044 (Case II), 1.16867 (Case I, "
                   "any I); Case II with I = 1 converges to 0; η^t = 0.04/√(t+1) reaches the "
                   "η → 0 limits (ours)", source="Appendix D, generalised [L456–L600]",
@@ -174,7 +174,7 @@ def p4(params: Params, seed: int) -> Measurement:
                       sweeps={"eta": params["etas"], "beta": params["betas"]}))
 
 
-@claim("feddro.p5", title="FedDRO rate T^(-1/2)",
+@claim("feddro.p5", seconds=1.7, title="FedDRO rate T^(-1/2)",
        prediction="log–log slope of G_T vs T is −0.5 ± 0.1 with η = √(|b|K/T) (Cor. 1 [L247])",
        source="Theorem 5.1; Corollary 1 [L232–L247]", theorems=("feddro.thm5.1", "feddro.cor1"),
        provenance="paper",
@@ -205,7 +205,7 @@ def p5(params: Params, seed: int) -> Measurement:
                       sweeps={"T": Ts} if sweep == "T" else {"K": Ks}))
 
 
-p6 = p5.variant("feddro.p6", title="Linear speedup in the number of clients K",
+p6 = p5.variant("feddro.p6", seconds=1.6, title="Linear speedup in the number of clients K",
                 prediction="G_T ∝ K^(−1/2) at fixed T (slope −0.5 ± 0.1) (Cor. 2 (i) [L257])",
                 source="Corollary 2 [L251–L263]", theorems=("feddro.cor2",),
                 provenance="paper",
@@ -214,7 +214,7 @@ p6 = p5.variant("feddro.p6", title="Linear speedup in the number of clients K",
                 figure=FigureSpec("FedDRO on P1: G_T vs K", "K", "G_T", logx=True))
 
 
-@claim("feddro.p7", title="Client drift: local steps I hurt beyond 1 + T^(1/4)/(|b|K)^(3/4)",
+@claim("feddro.p7", seconds=1.1, title="Client drift: local steps I hurt beyond 1 + T^(1/4)/(|b|K)^(3/4)",
        prediction="G_T flat for I ≤ I_th and growing beyond (Thm 5.1 remark, Cor. 1 [L241, L245])",
        source="Cor. 1 [L241–L247]", theorems=("feddro.cor1",), rule=LowerBound(bound="growth_min"),
        provenance="paper",
@@ -287,7 +287,7 @@ def p8(params: Params, seed: int) -> Measurement:
                                                "T": rows[0]["T"], "I": rows[0]["I"]}, rows[0]["T"]))
 
 
-@claim("feddro.p9", title="Heterogeneity scaling of the client-drift excess of G_T: α⁴",
+@claim("feddro.p9", seconds=1.6, title="Heterogeneity scaling of the client-drift excess of G_T: α⁴",
        prediction="on P2 with I above the Corollary 1 threshold, at a fixed step the drift excess "
                   "lim G_T(I) − lim G_T(1) grows like α⁴ in the heterogeneity scale α (log-log "
                   "slope 4 ± 0.5: the drift bias is O(α²), its square O(α⁴)); at I = 1 the "
@@ -461,7 +461,7 @@ _SMALL = {"problem": "p1", "K": 2, "A": 0.0, "C": 0.0, "s": 0.0, "gscale": 0.2, 
           "ybar0": 0.0, "eta_frac": 0.36, "T": 400, "R": 1, "I": 1}  # η = 1.0, B_g = 0.2
 
 
-@claim("feddro.p11", title="Potential descent V^{t+1} − V^t ≤ RHS (Lemma F.5)",
+@claim("feddro.p11", seconds=1.3, title="Potential descent V^{t+1} − V^t ≤ RHS (Lemma F.5)",
        prediction="V^t = E Φ(x̄^t) + E‖ȳ^t − (1/K)Σg_k(x_k^t)‖² decreases as Lemma F.5 states "
                   "when the step-size conditions and β ≤ 1 hold; with B_g < 1 the printed c_β = "
                   "4B_g⁴L_f² breaks the proof's cancellation, repaired by c_β = 4max(B_g², "
@@ -585,7 +585,7 @@ def p13(params: Params, seed: int) -> Measurement:
                       abs(sm - params["predicted_model"]) <= params["tolerance"]),))
 
 
-@claim("feddro.p14", title="Shared vs independent batch in (7)/(8): an O(η) effect",
+@claim("feddro.p14", seconds=1.5, title="Shared vs independent batch in (7)/(8): an O(η) effect",
        prediction="FedDRO with the literal shared batch b_{g_k}^t (eqs. (7), (8)) vs independent "
                   "batches (the premise of eq. (16)): G_T differs by little at small η (bias "
                   "O(η)), a gap grows with η (ours; A3)", theorems=("feddro.thm5.1",),
@@ -699,7 +699,7 @@ def settled_G_T(run: History, T: int, I: int, n: int, curvature: float) -> dict[
             "diverged": run.diverged}
 
 
-@claim("feddro.p16", title="Theorem 5.1's bound as heterogeneity grows (exact constants, P2)",
+@claim("feddro.p16", seconds=1.4, title="Theorem 5.1's bound as heterogeneity grows (exact constants, P2)",
        prediction="on P2 with every client deviation × α (Δ_g, Δ_h ∝ α; L_h, B_g grow too), "
                   "FedDRO run as Theorem 5.1 prescribes at each α (η = √(|b|K/T), β = c_βη, T "
                   "the smallest horizon meeting its conditions T ≥ T_th and β ≤ 1) has G_T = "

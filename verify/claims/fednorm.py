@@ -176,7 +176,7 @@ p4 = p1.variant("fednorm.p4", title="Local momentum: mismatch weights w ∝ p_i�
                     "Local SGDA with momentum: fixed point vs η", "η^c", "distance", logx=True))
 
 
-@claim("fednorm.p9a", title="Partial-participation floor is linear in the server step",
+@claim("fednorm.p9a", seconds=1.8, title="Partial-participation floor is linear in the server step",
        prediction="stationary E‖z − z*‖² ∝ γ (slope +1) with σ_L = 0, τ = 1, P < n",
        source="Theorem 1, partial-participation term of eq. (4) [L165]; the slope in γ is derived "
        "here from App. B.2 [L656]", theorems=("fednorm.thm1",),
@@ -215,7 +215,7 @@ def p9a(params: Params, seed: int) -> Measurement:
 
 
 p9b = p9a.variant(
-    "fednorm.p9b", title="Partial-participation floor scales as (n − P)/(P(n − 1)), zero at P = n",
+    "fednorm.p9b", seconds=1.7, title="Partial-participation floor scales as (n − P)/(P(n − 1)), zero at P = n",
     prediction="floor(P)/floor(1) = (n − P)/(P(n − 1)); floor(n) = 0",
     source="Theorem 1, App. B.2 [L656]; proof of Lemma B.2, eqs. (18)–(19) [L773–L827]",
     provenance="derived",
@@ -227,7 +227,7 @@ p9b = p9a.variant(
     params={"part": "b", "predicted": 0.0}, perturb={"predicted": 0.5})
 
 
-@claim("fednorm.p10a", title="No local-step benefit under partial participation with "
+@claim("fednorm.p10a", seconds=1.7, title="No local-step benefit under partial participation with "
        "heterogeneity", prediction="with P < n and σ_G > 0 the error floor does not fall with τ "
        "(slope 0 in τ)", source="Corollary 1.2 [L203]; Table 2 and Section 5.1 [L183–L193]",
        provenance="paper",
@@ -257,7 +257,7 @@ def p10a(params: Params, seed: int) -> Measurement:
 
 
 p10b = p10a.variant(
-    "fednorm.p10b", title="Local steps help under full participation (control for p10a)",
+    "fednorm.p10b", seconds=3.3, title="Local steps help under full participation (control for p10a)",
     prediction="with P = n, σ_G = 0 the local-noise floor falls ∝ 1/τ (slope −1)",
     source="Corollary 1.2 [L201]; the 1/τ slope is derived here from Theorem 1, App. B.2 [L656]",
     provenance="derived",
@@ -270,7 +270,7 @@ p10b = p10a.variant(
     figure=FigureSpec("Fed-Norm floor vs τ (P = n, σ_G = 0)", "τ", "stationary E‖∇Φ‖²", logx=True))
 
 
-@claim("fednorm.p11", title="NC-SC rate T^{-1/2} under the Cor 1.2 schedule",
+@claim("fednorm.p11", seconds=3.5, title="NC-SC rate T^{-1/2} under the Cor 1.2 schedule",
        prediction="(1/T) Σ E‖∇Φ(x_t)‖² = O(T^{-1/2}(nτ)^{-1/2}): log-log slope in T at most −1/2",
        source="Theorem 1 [L163]; Corollary 1.2 [L199–L203] and its proof, App. B.2 [L719]",
        provenance="paper",
@@ -426,7 +426,7 @@ def _p20_point(thm: Any, game: dict[str, Any], tau_max: int, params: Params
             "sup_bound": best[2]}
 
 
-@claim("fednorm.p20", title="Theorem 1's O(·) bound: the implied constant stays bounded over κ, "
+@claim("fednorm.p20", seconds=2.5, title="Theorem 1's O(·) bound: the implied constant stays bounded over κ, "
        "n, τ, T and σ_G",
        prediction="at Theorem 1's max-step step sizes (fednorm.thm1.corrected), the implied "
        "constant c = (1/T) Σ E‖∇Φ(x_t)‖² (exact) / the bound with its O(·) constants 1 does not "

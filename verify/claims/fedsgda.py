@@ -175,7 +175,7 @@ def p3(params: Params, seed: int) -> Measurement:
                        "the theorem's conditions fail at the realized parameters")
 
 
-@claim("fedsgda.p5a", title="FedSGDA-M rate: slope −2/3 vs N·T_0 (Cor 3.13)",
+@claim("fedsgda.p5a", seconds=8.5, title="FedSGDA-M rate: slope −2/3 vs N·T_0 (Cor 3.13)",
        prediction="in the transient-dominated regime the averaged ‖∇Φ‖² has log-log slope "
        "−2/3 ± 0.1 in N·T_0 (x-clock ĉηT = (NT_0)^{2/3}/(1080L))",
        source="Corollary 3.13 [L249–L251], Remark 3.14 [L255]; slope and x-clock derived here",
@@ -236,7 +236,7 @@ def p5a(params: Params, seed: int) -> Measurement:
 
 
 p5b = p5a.variant(
-    "fedsgda.p5b", title="FedSGDA+ rate: slope −1/3 vs T (Cor 3.7)",
+    "fedsgda.p5b", seconds=4.9, title="FedSGDA+ rate: slope −1/3 vs T (Cor 3.7)",
     prediction="in the transient-dominated regime the averaged metric has log-log slope "
     "−1/3 ± 0.1 in T (x-clock T^{1/3}/(10L_f))",
     source="Corollary 3.7 [L179–L181], Remark 3.8 [L183]; slope derived here",
@@ -250,7 +250,7 @@ p5b = p5a.variant(
     figure=FigureSpec("FedSGDA+, Cor 3.7: averaged ‖∇Φ‖² vs T", "T (rounds)", AVERAGE, logx=True))
 
 
-@claim("fedsgda.p6", title="FedSGDA-M linear speedup: results depend on N·T_0 only",
+@claim("fedsgda.p6", seconds=5.0, title="FedSGDA-M linear speedup: results depend on N·T_0 only",
        prediction="under the Cor 3.13 schedule (ν = 1, b = κ, reading R1) the averaged ‖∇Φ‖² at "
        "fixed N·T_0 is the same for N ∈ {1, 2, 4, 8} (relative spread ≤ 5%)",
        source="Corollary 3.13 [L249–L251] (the bound depends on N·T_0 only), Remark 3.14 "

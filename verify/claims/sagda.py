@@ -181,7 +181,7 @@ def p4(params: Mapping[str, Any], seed: int) -> Measurement:
                       rounds=1, seeds=R, seed=seed))
 
 
-@claim("sagda.p5", title="Rate O(1/√(mKT)) vs T under the Cor 1/2 schedule (m = M)",
+@claim("sagda.p5", seconds=4.3, title="Rate O(1/√(mKT)) vs T under the Cor 1/2 schedule (m = M)",
        prediction="(1/T) Σ E‖∇Φ(x_t)‖² decays like T^{-1/2}: log-log slope at most −1/2 "
                   "(flatter than −0.4 refutes)",
        source="Corollary 1 [L178–L180], Corollary 2 [L234–L236]",
@@ -223,7 +223,7 @@ def p5(params: Mapping[str, Any], seed: int) -> Measurement:
         run=RunConfig("sagda2", QUADRATIC, {**pset, **schedule(Ts[-1])}, Ts[-1], R, seed))
 
 
-@claim("sagda.p6a", title="Linear speedup in K (full participation)",
+@claim("sagda.p6a", seconds=3.0, title="Linear speedup in K (full participation)",
        prediction="at fixed γ_x = η_xK, γ_y and small η_l the noise floor ∝ 1/(mK): slope −1 in K",
        source="Corollaries 1 and 2 [L180–L182, L236–L238]", theorems=("sagda.cor1", "sagda.cor2"),
        provenance="paper",
@@ -291,7 +291,7 @@ def p7(params: Mapping[str, Any], seed: int) -> Measurement:
                                                                       **cfg}, T, R, seed))
 
 
-@claim("sagda.p8a", title="Theorem 1 Option II bound under partial participation (m < M)",
+@claim("sagda.p8a", seconds=3.4, title="Theorem 1 Option II bound under partial participation (m < M)",
        prediction="with σ = 0, (1/T) Σ E‖∇Φ(x_t)‖² ≤ 2(L_0 − L_*)/(η_xKT) whatever σ_G (printed "
                   "Thm 1-II)", source="Theorem 1, Option II [L168]",
        provenance="paper",
@@ -325,7 +325,7 @@ def p8a(params: Mapping[str, Any], seed: int) -> Measurement:
                        run=RunConfig("sagda2", QUADRATIC, {**pset, **cfg}, T, R, seed))
 
 
-p8b = p8a.variant("sagda.p8b", title="Theorem 1 Option II bound under full participation (m = M)",
+p8b = p8a.variant("sagda.p8b", seconds=3.1, title="Theorem 1 Option II bound under full participation (m = M)",
                   prediction="the same bound with m = M",
                   source="Theorem 1, Option II [L168] (control at m = M)",
                   provenance="paper",
@@ -422,7 +422,7 @@ BOUND_CLAIMS: dict[str, tuple[list[tuple[str, dict, int, str]], Algorithm, tuple
     "thm1.opt1": (P16_RUNS, SAGDA_I, ("sagda.thm1.opt1", "sagda.thm1.opt1.corrected"))}
 
 
-@claim("sagda.p9d",
+@claim("sagda.p9d", seconds=1.5,
        title="Theorem 2 bound holds for FSGDA at max-step steps (printed and corrected)",
        prediction="with η from engine.max_step on sagda.thm2 and exact L_f, μ, σ, σ_G, 𝓛_0 − 𝓛_*, "
                   "the measured (1/T) Σ E‖∇Φ(x_t)‖² is at most the Theorem 2 bound, printed "
@@ -475,7 +475,7 @@ def p9d(params: Mapping[str, Any], seed: int) -> Measurement:
 
 
 p16 = p9d.variant(
-    "sagda.p16", title="Theorem 1 Option I bound holds at max-step steps (printed and corrected)",
+    "sagda.p16", seconds=2.9, title="Theorem 1 Option I bound holds at max-step steps (printed and corrected)",
     prediction="with η from engine.max_step on sagda.thm1.opt1 (resp. .corrected), M/m = 2 "
                "and exact constants, the measured (1/T) Σ E‖∇Φ(x_t)‖² of SAGDA Option I is at "
                "most the Theorem 1-I bound (the step sizes and the test instance are ours): "
@@ -489,7 +489,7 @@ p16 = p9d.variant(
                       "round t", "running average of E‖∇Φ(x_t)‖²", logx=True))
 
 
-@claim("sagda.p10", title="SAGDA Option I floor ∝ 1/K under partial participation",
+@claim("sagda.p10", seconds=3.0, title="SAGDA Option I floor ∝ 1/K under partial participation",
        prediction="Thm 1-I statistical term ∝ γ_x/(mK): slope −1 in K at fixed γ, m = 2 < M = 10",
        source="Theorem 1 Option I, statistical error [L154]; Lemma 7 [L724–L737]",
        provenance="paper",
@@ -560,7 +560,7 @@ P12_CASES = [(1.5, 1.0, 1, 10, 5), (1.5, 1.0, 4, 10, 5), (2.0, 0.5, 2, 10, 10),
 P12_THMS = ("sagda.thm2", "sagda.thm1.opt1", "sagda.thm1.opt1.corrected", "sagda.thm1.opt2")
 
 
-@claim("sagda.p12", title="Two-time-scale requirement η_y/η_x > 20L_f²/μ²",
+@claim("sagda.p12", seconds=2.1, title="Two-time-scale requirement η_y/η_x > 20L_f²/μ²",
        prediction="the conditions of Theorems 1-I, 1-II and 2 admit no η_x with η_y/η_x ≤ 20κ² "
                   "(max-step ratio /(20κ²) ≥ 1, → 1 for small steps)",
        source="Theorem 1, eqs. (13) and (16), and Theorem 2, eq. (9) [L150, L164, L217]",
@@ -597,7 +597,7 @@ P15_THMS = ("sagda.thm1.opt1", "sagda.thm1.opt1.corrected", "sagda.thm1.opt2", "
             "sagda.thm2.corrected")
 
 
-@claim("sagda.p15", title="Feasibility sanity: every theorem admits step sizes",
+@claim("sagda.p15", seconds=1.1, title="Feasibility sanity: every theorem admits step sizes",
        prediction="for (L_f, μ) = (√2, 1), K = 2, M = 10, m ∈ {10, 2} the conditions of Theorems "
                   "1-I, 1-II, 2 (printed and corrected) have a non-empty region; γ and bound "
                   "values reported",

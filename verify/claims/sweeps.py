@@ -242,7 +242,7 @@ def _proxskip_points(label: str, prob: pfam.AffineVIP, noisy: pfam.AffineVIP, ho
     return out
 
 
-@claim("proxskip.p27", title="Bound validity sweep: Theorem 3.1, Corollaries 3.5 and 3.6, "
+@claim("proxskip.p27", seconds=1.2, title="Bound validity sweep: Theorem 3.1, Corollaries 3.5 and 3.6, "
        "Theorem 4.2 at max-step γ over p, ε and the instance",
        prediction="with γ from max-step and p over (0, 1] (p = 0.1√(γμ), √(γμ), 1) or ε over "
                   "its range, the exact E[V_t] stays below each printed bound at every t: worst "
@@ -442,7 +442,7 @@ def fedsgda_plus_points(grid: str, R: int, instance_seed: int, seed: int
     return points, run
 
 
-@claim("fedsgda.p16", title="Bound validity sweep: Theorems 3.6 and 3.12, Corollaries 3.7 and "
+@claim("fedsgda.p16", seconds=1.6, title="Bound validity sweep: Theorems 3.6 and 3.12, Corollaries 3.7 and "
        "3.13 at max-step steps over a grid of constants",
        prediction="at every grid point (κ, N·T_0, ν, σ, ζ for FedSGDA-M; N, Q, S, T for "
                   "FedSGDA+ on an NC-C game) with steps from max-step (Corollary 3.7: its "
@@ -677,7 +677,7 @@ def fednorm_ncc_points(grid: str, T: int, R: int, instance_seed: int, seed: int
     return points
 
 
-@claim("fednorm.p21", title="Bound validity sweep: the implied constants of Theorem 1, "
+@claim("fednorm.p21", seconds=3.2, title="Bound validity sweep: the implied constants of Theorem 1, "
        "Corollaries 1.1, 1.2 and Remark 3 stay bounded in T at max-step steps",
        prediction="at every NC-SC grid point (n, weights p, τ_i, P ∈ {1..n}, σ, σ_G) with steps "
                   "from max-step, the implied constant c = observed/bound (O(·) constants 1, "
@@ -832,7 +832,7 @@ def feddro_points(grid: str, instance_seed: int, seed: int
     return points, run
 
 
-@claim("feddro.p17", title="Bound validity sweep: Theorems 4.2, 5.1, F.1 and Corollary 1 at "
+@claim("feddro.p17", seconds=1.1, title="Bound validity sweep: Theorems 4.2, 5.1, F.1 and Corollary 1 at "
        "the smallest horizon and the most local steps the conditions allow",
        prediction="at every grid point (K, noise, I ∈ {1, max-step}) at the smallest T the "
                   "conditions allow, the measured G_T = (1/T)Σ E‖∇Φ(x̄^t)‖² is at most each "

@@ -105,7 +105,7 @@ def paper_game(instance_seed: int) -> families.AffineVIP:
     return families.quadratic_game(n=20, m=100, d=20, seed=instance_seed)
 
 
-@claim("proxskip.p15", title="Diagnostic: the spectral ℓ rule can put γ above the theory's "
+@claim("proxskip.p15", seconds=1.7, title="Diagnostic: the spectral ℓ rule can put γ above the theory's "
        "limit; p = 1 GDA diverges iff γ ≥ 2/ℓ_spec", prediction="stability threshold of the "
        "exact p = 1 map equals 2/ℓ_spec; executor diverges above, converges below",
        source="Appendix G [L774]; Table G, Appendix G [L784–L786]",
@@ -244,7 +244,7 @@ def structured_radius(prob: families.AffineVIP, gamma: float, p: float, tol: flo
             "full_dimension": 2 * prob.n * prob.d, "map_applications": applications}
 
 
-@claim("proxskip.p17", title="RLS outside the theory (μ_i = 0): exact second-moment spectral "
+@claim("proxskip.p17", seconds=1.7, title="RLS outside the theory (μ_i = 0): exact second-moment spectral "
        "radius with the paper's γ, p (informative; the paper's size in the full profile)",
        prediction="r < 1 (our hypothesis; informative either way). Quick profile: reduced RLS "
                   "systems (r, s, n) = (8, 2, 2), (40, 4, 4); full profile: also the paper's size "
@@ -324,7 +324,7 @@ def relative(tr: Trace) -> np.ndarray:
     return tr.metrics["dist_sq"] / tr.metrics["dist_sq"][0]
 
 
-@claim("proxskip.p19", title="Figure claims on the quadratic game (Table G): ProxSkip-GDA-FL "
+@claim("proxskip.p19", seconds=3.8, title="Figure claims on the quadratic game (Table G): ProxSkip-GDA-FL "
        "beats Local GDA/EG per round; L-SVRGDA-FL reaches 1e-20; SGDA-FL plateaus",
        prediction="ordering at K rounds against every baseline (Local GDA/EG at constant steps "
                   "γ_ProxSkip and 1/(21HL_max), and Local GDA at the authors' decreasing step "

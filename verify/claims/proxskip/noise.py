@@ -45,7 +45,7 @@ def monte_carlo_floor(prob: AffineVIP, gamma: float, p: float, replicas: int, se
     return floor, None if tr.diverged else plateau(tr.metrics["V"], burn), EV, tr
 
 
-@claim("proxskip.p4", title="SGDA neighbourhood ≤ 2γσ_*²/μ and ∝ γ (slope 1)",
+@claim("proxskip.p4", seconds=2.6, title="SGDA neighbourhood ≤ 2γσ_*²/μ and ∝ γ (slope 1)",
        prediction="limsup E[V_t] ≤ 2γσ_*²/μ with p = √(γμ); log-log slope of the plateau in "
        "γ ≈ 1", source="Corollary 3.5 [L174]; Theorem 4.2 [L238]",
        provenance="derived",
@@ -193,7 +193,7 @@ def p11(params: Params, seed: int) -> Measurement:
                                                 "p": 1}, rounds=T, seeds=R, seed=seed))
 
 
-@claim("proxskip.p12", title="L-SVRGDA-FL: exact linear convergence E[V_t] ≤ (1 − γμ)^t V_0",
+@claim("proxskip.p12", seconds=1.4, title="L-SVRGDA-FL: exact linear convergence E[V_t] ≤ (1 − γμ)^t V_0",
        prediction="γ = 1/(6ℓ̂), q = 2γμ, p = √(γμ), V with (2γ/μ)σ_t² at w; error → machine "
        "precision", source="Corollary 3.9 [L204]; Theorem 4.4 [L256]",
        provenance="paper",

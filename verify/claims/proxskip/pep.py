@@ -86,7 +86,7 @@ _FIGURE_GAMMA = FigureSpec("worst-case contraction E[V_1]/V_0 against γ at p = 
                            logy=False)
 
 
-@claim("proxskip.p20", title="PEP: Theorem 3.1's deterministic rate holds over the whole class "
+@claim("proxskip.p20", seconds=2.0, title="PEP: Theorem 3.1's deterministic rate holds over the whole class "
        "(ProxSkip-GDA, one node, convex R)",
        prediction="max over (γ, p) of worst-case E[V_N]/V_0 ÷ (1 − min{γμ, p²})^N ≤ 1 for γ ≤ "
        "min{1/μ, 1/ℓ} (A = ℓ/2); [derived, PEP] tight where p² ≤ γμ or γ = 1/ℓ",
@@ -151,7 +151,7 @@ p22 = p21.variant(
                                      "gamma_max_ell": 1.0})
 
 
-@claim("proxskip.p23", title="PEP: Theorem 4.2's deterministic rate holds over the whole "
+@claim("proxskip.p23", seconds=1.8, title="PEP: Theorem 4.2's deterministic rate holds over the whole "
        "class (ProxSkip-GDA-FL, n clients sharing z*)",
        prediction="worst-case E[V_N]/V_0 ≤ (1 − γμ)^N with p = √(γμ), γ ≤ 1/(2ℓ), n ∈ {2, 3, "
        "4}; [derived, PEP] tight: equal to 1 − γμ for every n",
@@ -274,7 +274,7 @@ def _fit(rows: list[dict[str, Any]], quantity: str, k_variable: str,
         return None
 
 
-@claim("proxskip.p26", title="PEP (ours): Local GDA's worst-case heterogeneity bias over the "
+@claim("proxskip.p26", seconds=1.2, title="PEP (ours): Local GDA's worst-case heterogeneity bias over the "
        "paper's class — none at K = 1, γ⁴ℓ²ζ²/4 after one round at K = 2, growing like "
        "γ⁴K²(K − 1)²ζ² per round, and a fixed point at squared distance ∝ γ²(K − 1)²ζ²",
        prediction="[ours, not the paper's: ProxSkip-VIP runs Local GDA as a baseline without a "

@@ -89,7 +89,7 @@ def p2(params: Params, seed: int) -> Measurement:
         run=RunConfig("proxskip-gda-fl", "proxskip-g-norm", GNORM_RUN, seed=seed))
 
 
-@claim("proxskip.p3", title="Monte Carlo of Alg. 2 (≥ 1000 replicas) matches the exact "
+@claim("proxskip.p3", seconds=1.4, title="Monte Carlo of Alg. 2 (≥ 1000 replicas) matches the exact "
        "second-moment recursion and stays below the Cor. 3.6 bound",
        prediction="replica mean of V_t within simultaneous 99.9 % intervals of E[V_t]; lower "
        "limit below the bound", source="Corollary 3.6 [L182]; Algorithm 2 [L212–L226]",
@@ -257,7 +257,7 @@ def by_seed(rows: list[dict], seeds: list[int], key: str) -> dict[str, tuple[lis
             for s in seeds}
 
 
-@claim("proxskip.p6", title="Communications grow like κ (not √κ) on min-max G-norm",
+@claim("proxskip.p6", seconds=1.3, title="Communications grow like κ (not √κ) on min-max G-norm",
        prediction="N_comm = p·t_ε ≤ √(2ℓ/μ) ln(1/ε) + p; ℓ/μ = κ² gives slope 1 in κ (erratum "
        "ell-kappa-L)",
        source="Corollary 3.6 and the remark after it [L182–L184]; Section 4 [L240]",
@@ -317,7 +317,7 @@ p8 = p6.variant(
                       "μ_mean = μ)", "κ = L/μ", "expected communications p·t_ε", logx=True))
 
 
-@claim("proxskip.p7", title="Acceleration over p = 1: N_comm(p=1)/N_comm(p=√(γμ)) ∝ κ on "
+@claim("proxskip.p7", seconds=2.5, title="Acceleration over p = 1: N_comm(p=1)/N_comm(p=√(γμ)) ∝ κ on "
        "G-norm; p = 1 GDA factor exactly 1 − 1.5γμ", prediction="log-log slope 1 in κ; "
        "(I − γJ_i)ᵀ(I − γJ_i) = (1 − 1.5γμ)I at γ = 1/(2ℓ) [derived]",
        source="Corollary 3.6 and the remark after it [L182–L184]", theorems=("proxskip.cor3.6",),
