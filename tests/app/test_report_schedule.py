@@ -7,6 +7,8 @@ import math
 import os
 import time
 
+import pytest
+
 from fedbounds import registry
 from fedbounds.app import report, runner
 from fedbounds.app.runner import (
@@ -23,6 +25,11 @@ from fedbounds.verify import catalog
 from fedbounds.verify.claim import Verdict
 
 CHEAP = "proxskip.p14"  # a quick claim (well under a second)
+
+
+# the test's stand-in claims live in this (threaded) test process: its workers must fork
+FORKS_ON_PURPOSE = pytest.mark.filterwarnings(
+    "ignore:This process .* is multi-threaded, use of fork:DeprecationWarning")
 
 
 def declared() -> dict[str, float]:
@@ -62,6 +69,7 @@ def fake_compute(claim_id: str, profile: str, seed: int, instance_seed: int = 0,
                     None, os.getpid(), now, now)
 
 
+@FORKS_ON_PURPOSE
 def test_process_pool_runs_jobs_beside_claims_and_logs_each_task(capsys, monkeypatch) -> None:
     monkeypatch.setattr(runner, "compute", fake_compute)  # the forked workers inherit it
     monkeypatch.setenv("FEDBOUNDS_START_METHOD", "fork")  # (fork: a test process has threads)

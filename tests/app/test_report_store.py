@@ -12,11 +12,16 @@ import re
 import socket
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from fedbounds.app.cli import app
 from fedbounds.app.report import write_report
 from fedbounds.app.store import ResultStore
+
+# the test's stand-in claims live in this (threaded) test process: its workers must fork
+FORKS_ON_PURPOSE = pytest.mark.filterwarnings(
+    "ignore:This process .* is multi-threaded, use of fork:DeprecationWarning")
 
 
 def tree(folder: Path) -> dict[str, bytes]:
@@ -62,6 +67,7 @@ def test_second_report_reuses_the_store_and_fresh_gives_the_same_bytes(gda, tmp_
         assert store.count() == 2
 
 
+@FORKS_ON_PURPOSE
 def test_tracked_files_hold_results_only(gda, tmp_path: Path, monkeypatch) -> None:
     # the stand-in claims exist in this process only: its workers must inherit them (fork)
     monkeypatch.setenv("FEDBOUNDS_START_METHOD", "fork")

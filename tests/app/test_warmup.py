@@ -29,6 +29,12 @@ print(sorted(set(compiled)))
 """
 
 
+# the test's stand-in claims live in this (threaded) test process: its workers must fork
+FORKS_ON_PURPOSE = pytest.mark.filterwarnings(
+    "ignore:This process .* is multi-threaded, use of fork:DeprecationWarning")
+
+
+@FORKS_ON_PURPOSE
 def test_the_warm_up_runs_the_catalog_into_the_store_and_names_a_failing_claim(
         monkeypatch, capsys, tmp_path):
     """Every claim of the catalog (no hand list): one that raises is named and the rest run;
