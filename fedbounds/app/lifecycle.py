@@ -312,17 +312,6 @@ def replace_folder(new: Path, target: Path) -> None:
 
 
 # ------------------------------------------------------------------------------- workers
-def pid_running(pid: int) -> bool:
-    """Whether a process ``pid`` exists (zombies included)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def die_with_parent(main_pid: int) -> None:
     """Initializer of a worker process: die when its parent does (the command itself, or the
     forkserver, which exits when the command does) and when the command ``main_pid`` is gone;
@@ -334,12 +323,12 @@ def die_with_parent(main_pid: int) -> None:
     libc = _libc()
     prctl = getattr(libc, "prctl", None) if libc is not None else None
     if prctl is not None and prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0:
-        if os.getppid() == 1 or not pid_running(main_pid):  # gone before prctl took effect
+        if os.getppid() == 1 or not pid_alive(main_pid):  # gone before prctl took effect
             os._exit(1)
         return
 
     def watch() -> None:
-        while os.getppid() != 1 and pid_running(main_pid):
+        while os.getppid() != 1 and pid_alive(main_pid):
             time.sleep(0.5)
         os._exit(1)
 

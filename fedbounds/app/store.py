@@ -373,6 +373,11 @@ class ResultStore:
         """``with store.transaction():`` one atomic write."""
         return ResultStore._Transaction(self.db)
 
+    def _row(self, table: str, key: str) -> dict[str, Any] | None:
+        """The row of ``table`` under ``key`` as a dict (before any check), if any."""
+        row = self.db.execute(f"SELECT * FROM {table} WHERE key = ?", (key,)).fetchone()
+        return None if row is None else dict(row)
+
     # -- verdicts
 
     @_store_errors("read")
@@ -380,10 +385,9 @@ class ResultStore:
         """The stored verdict under ``key``, if any and valid (:func:`.store_rows.result_problem`;
         with ``spec``, the key is also derived again from the row's claim, profile, seeds,
         overrides, version and source hash); an invalid row is ignored with a warning."""
-        row = self.db.execute("SELECT * FROM results WHERE key = ?", (key,)).fetchone()
+        row = self._row("results", key)
         if row is None:
             return None
-        row = dict(row)
         problem = store_rows.result_problem(row)
         if problem is None and spec is not None and (row["claim"] != spec.id or result_key(
                 spec, row["profile"], row["seed"], row["instance_seed"],
@@ -478,10 +482,9 @@ class ResultStore:
         its key derived again from its theorem, version and source hash, and ``check(value)``
         (the caller's shape check, None when it passes); an invalid row is ignored with a
         warning."""
-        row = self.db.execute("SELECT * FROM derivations WHERE key = ?", (key,)).fetchone()
+        row = self._row("derivations", key)
         if row is None:
             return None
-        row = dict(row)
         problem = store_rows.cached_problem("derivations", row)
         if problem is None and (row["theorem"] != theorem_id or derivation_key(
                 theorem_id, row["version"], row["source_hash"]) != key):
@@ -516,10 +519,9 @@ class ResultStore:
         """A stored rendering of a figure, if any and valid (its digest, and SVG as matplotlib
         writes it: :func:`.store_rows.svg_problem`); an invalid row is ignored with a
         warning."""
-        row = self.db.execute("SELECT * FROM figures WHERE key = ?", (key,)).fetchone()
+        row = self._row("figures", key)
         if row is None:
             return None
-        row = dict(row)
         problem = store_rows.cached_problem("figures", row)
         svg = row["svg"] if isinstance(row["svg"], bytes) else None
         if problem is None:
