@@ -39,7 +39,14 @@ from typing import Any
 from fedbounds.errors import BadInput
 
 from . import store as result_store
-from .lifecycle import register_pids, unregister_pids, usable_cores, worker_pool
+from .lifecycle import (
+    START_METHOD_ENV,
+    register_pids,
+    start_method,
+    unregister_pids,
+    usable_cores,
+    worker_pool,
+)
 
 BACKENDS = ("serial", "process", "dask")
 MAX_WORKERS = 1024
@@ -304,6 +311,10 @@ def check_backend(backend: str, scheduler: str | None = None) -> None:
         raise BadInput("--backend", f"{backend!r} is not a backend; allowed: {', '.join(BACKENDS)}")
     if scheduler is not None and backend != "dask":
         raise BadInput("--scheduler", "connects to a dask cluster: give --backend dask too")
+    try:
+        start_method()
+    except ValueError as e:
+        raise BadInput(START_METHOD_ENV, str(e)) from None
 
 
 def _spec(claim_id: str) -> Any:

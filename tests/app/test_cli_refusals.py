@@ -96,3 +96,14 @@ def test_a_table_is_not_exported_to_a_file(tmp_path: Path) -> None:
     assert result.exit_code == 2, result.output
     assert "--out" in result.output and "--format" in result.output
     assert not out.exists()
+
+
+@pytest.mark.parametrize("argv, env", [
+    (["verify", "proxskip.p14", "--store", "off", "--workers", "0"], {}),
+    (["verify", "proxskip.p14", "--store", "off", "--workers", "1025"], {}),
+    (["verify", "proxskip.p14", "--store", "off"], {"FEDBOUNDS_START_METHOD": "threads"}),
+])
+def test_worker_options_are_checked_before_anything_runs(argv: list[str], env: dict) -> None:
+    result = invoke(*argv, env=env)
+    assert result.exit_code == 2, result.output
+    assert ("--workers" if "--workers" in argv else "FEDBOUNDS_START_METHOD") in result.output
