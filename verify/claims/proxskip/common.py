@@ -3,6 +3,9 @@ simultaneous normal quantiles, and series thinning."""
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 import numpy as np
 
 from fedbounds.complexity import schedule_values
@@ -15,13 +18,23 @@ def gda_grid(problem: AffineVIP) -> list[tuple[str, float, float, str]]:
     (corrected, erratum cor3.6-step), each with p ∈ {0.3, 1, 3}·√(γμ) clipped to 1 (claim
     proxskip.p1)."""
     values = {"ell": problem.constants["ell"], "mu": problem.constants["mu"]}
+    ell = Fraction(values["ell"])
     out = []
-    for glabel, thm in (("1/(2ell)", "proxskip.cor3.6"), ("1/ell", "proxskip.cor3.6.corrected")):
+    for glabel, thm, cap in (("1/(2ell)", "proxskip.cor3.6", 1 / (2 * ell)),
+                             ("1/ell", "proxskip.cor3.6.corrected", 1 / ell)):
         sched = schedule_values(THEOREMS[thm], values)
+        gamma = at_most(sched["gamma"], cap)
         for f in (0.3, 1.0, 3.0):
-            out.append((f"gamma={glabel}, p={f:g}sqrt(gamma mu)", sched["gamma"],
+            out.append((f"gamma={glabel}, p={f:g}sqrt(gamma mu)", gamma,
                         min(1.0, f * sched["p"]), thm))
     return out
+
+
+def at_most(value: float, cap: Fraction) -> float:
+    """``value`` (a float rounding of ``cap``), one float lower when the rounding went above
+    ``cap``: a step size on its condition's boundary then satisfies the condition exactly on
+    every machine, instead of by the luck of the last bit of a computed ℓ."""
+    return value if Fraction(value) <= cap else math.nextafter(value, -math.inf)
 
 
 def safe(gamma: float) -> float:
