@@ -15,7 +15,7 @@ import errno
 import os
 import secrets
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from fedbounds.errors import BadInput
@@ -58,7 +58,8 @@ def atomic_file(path: Path | str, argument: str) -> Iterator[Path]:
                 os.fsync(f.fileno())
             os.replace(tmp, target)
     finally:
-        tmp.unlink(missing_ok=True)
+        with suppress(OSError):  # absent, or on a file system that refuses even this
+            tmp.unlink()
 
 
 def write_atomic(path: Path | str, data: str | bytes, argument: str) -> None:

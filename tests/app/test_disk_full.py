@@ -155,3 +155,40 @@ def test_a_read_only_store_is_read_by_results_as_root_too(tmp_path: Path) -> Non
     with ResultStore(copy, readonly=True) as db:
         assert [r["claim"] for r in db.rows()] == ["gda.p900", "gda.p901", "gda.p902"]
     assert copy.read_bytes() == before
+
+
+@pytest.fixture
+def read_only_folder(tmp_path: Path):
+    """A folder on a file system mounted read-only (a small tmpfs, remounted ``ro``), holding a
+    copy of a store with three rows; skipped where this process may not mount."""
+    store = tmp_path / "s.sqlite"
+    store_with_rows(store, n=3)
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs",
+                                            str(folder)], capture_output=True).returncode:
+        pytest.skip("cannot mount a file system here")
+    try:
+        shutil.copy(store, folder / "s.sqlite")
+        subprocess.run(["mount", "-o", "remount,ro", str(folder)], check=True)
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], capture_output=True)
+
+
+def test_a_store_on_a_read_only_file_system(read_only_folder: Path, tmp_path: Path) -> None:
+    """``results`` reads it; ``verify`` may not write to it (exit 2 naming it); an export into
+    the read-only folder is exit 2 naming the file."""
+    store = read_only_folder / "s.sqlite"
+    listed = fedbounds(["results", "--store", str(store), "--format", "csv"], tmp_path, None)
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stdout.count("gda.p90") == 3
+    verified = fedbounds(["verify", "gda", "--store", str(store)], tmp_path, None)
+    assert verified.returncode == 2, verified.stderr
+    assert "--store" in verified.stderr and str(store) in verified.stderr.replace("\n", "")
+    out = read_only_folder / "rows.csv"
+    exported = fedbounds(["results", "--store", str(store), "--format", "csv", "--out",
+                          str(out)], tmp_path, None)
+    assert exported.returncode == 2, exported.stderr
+    assert str(out) in exported.stderr.replace("\n", "") and "read-only" in exported.stderr
+    assert not out.exists()
