@@ -19,7 +19,8 @@ from .model import Theorem
 
 @cache
 def papers() -> dict[str, dict]:
-    """Paper key → metadata dict (with its theorems under ``"theorems"``)."""
+    """Paper key → metadata dict (with its theorems under ``"theorems"`` and the theorems
+    module's ``THEORY_SECONDS``, the report's scheduling hint, under ``"theory_seconds"``)."""
     out: dict[str, dict] = {}
     for mod in plugins.modules(_pkg, "theorems"):
         if not hasattr(mod, "THEOREMS"):

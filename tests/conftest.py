@@ -17,7 +17,9 @@ import os
 
 # as the command line does before numpy loads (fedbounds.app.entry): one BLAS thread, so that
 # the test processes have no BLAS pool and fork their workers single-threaded
-for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+from fedbounds.app.lifecycle import BLAS_THREAD_VARIABLES, START_METHOD_ENV  # no numpy
+
+for _name in BLAS_THREAD_VARIABLES:
     os.environ.setdefault(_name, "1")
 # no test reads or writes the checkout's own result store (make's warm-up fills it for the
 # first report); a test that wants a store names one
@@ -25,7 +27,6 @@ os.environ.setdefault("FEDBOUNDS_STORE", "off")
 
 import copy
 import fcntl
-import os
 import pickle
 from pathlib import Path
 
@@ -229,3 +230,21 @@ def quick_verdict(quick_runs):
 def read_tracking():
     """(:class:`ReadTracking`, :class:`QuickMeasurement`), for the tests of the two."""
     return ReadTracking, QuickMeasurement
+
+
+# ---- forks_on_purpose: a test whose stand-in claims live in this process -------------------
+_FORK_WARNING = "ignore:This process .* is multi-threaded, use of fork:DeprecationWarning"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.get_closest_marker("forks_on_purpose"):
+            item.add_marker(pytest.mark.filterwarnings(_FORK_WARNING))
+
+
+@pytest.fixture(autouse=True)
+def _forks_on_purpose(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under ``@pytest.mark.forks_on_purpose`` the workers fork, so that they inherit the test's
+    stand-ins (a test process has threads, so the default would be a forkserver)."""
+    if request.node.get_closest_marker("forks_on_purpose"):
+        monkeypatch.setenv(START_METHOD_ENV, "fork")

@@ -39,15 +39,15 @@ from jinja2 import Environment, PackageLoader
 from markupsafe import Markup, escape
 
 from fedbounds import registry
-from fedbounds.complexity import derive
 from fedbounds.errors import BadInput
-from fedbounds.exprtree import TreeError, from_tree, to_tree
+from fedbounds.exprtree import from_tree
 from fedbounds.findings import findings
-from fedbounds.pretty import fmt_order, pretty
+from fedbounds.pretty import pretty
 from fedbounds.verify import catalog
 from fedbounds.verify.claim import RunConfig
 
 from . import mathtext
+from .complexity_rows import complexity_of, complexity_rows_problem
 from .files import disk_errors, write_atomic
 from .lifecycle import replace_folder, sweep_stale, temp_folder
 from .store import ResultStore, cached_derivation, figure_key, open_store, source_hash
@@ -339,73 +339,9 @@ def finding_prose(theorem, finding, names: dict[str, str]) -> Prose:
 
 
 _RELATIONS = {">": sp.Gt, ">=": sp.Ge, "<": sp.Lt, "<=": sp.Le}
-COMPLEXITY_FORMAT = "derived_tree"  # a stored row in the current format has this key
 SCHEDULE_WORDS = {"never": "fails at every grid point",
                   "partial": "holds on part of the grid only",
                   "threshold": "holds only for T above a threshold"}
-
-
-def complexity_of(theorem) -> list[dict]:
-    """The report's complexity rows of one theorem (:func:`derive`: derived vs claimed order
-    per regime and cost, and the schedule checks that do not always hold), as JSON data: the
-    orders as :mod:`~fedbounds.exprtree` trees (JSON data, rebuilt by a fixed vocabulary and
-    printed in the notation when the page is written)."""
-    rep = derive(theorem)
-    rows = []
-    for reg in rep.regimes:
-        for row in reg.rows:
-            rows.append({
-                "theorem": theorem.id, "regime": reg.name, "cost": row.cost,
-                "derived": fmt_order(row.derived_order), "claimed": fmt_order(row.claimed),
-                COMPLEXITY_FORMAT: _tree(row.derived_order), "claimed_tree": _tree(row.claimed),
-                "verdict": row.verdict, "note": reg.note if row.verdict != "agree" else "",
-                "detail": row.detail if row.verdict == "disagree" else ""})
-    for s in rep.schedule:
-        if s.verdict != "always":
-            rows.append({
-                "theorem": theorem.id, "regime": "schedule vs conditions", "cost": s.condition,
-                "derived": s.verdict, "claimed": "holds", COMPLEXITY_FORMAT: None,
-                "claimed_tree": None, "verdict": s.verdict, "note": s.source,
-                "detail": s.detail, "schedule": True})
-    return rows
-
-
-COMPLEXITY_KEYS = frozenset({"theorem", "regime", "cost", "derived", "claimed",
-                             COMPLEXITY_FORMAT, "claimed_tree", "verdict", "note", "detail",
-                             "schedule"})
-
-
-def complexity_rows_problem(rows: object, theorem_id: str) -> str | None:
-    """Why stored complexity rows are not ones :func:`complexity_of` writes for ``theorem_id``
-    (None when they are): a list of rows with its keys, text where it writes text, orders as
-    trees :func:`~fedbounds.exprtree.from_tree` rebuilds (an older store's ``srepr`` text, which
-    would have to be evaluated, is not)."""
-    if not isinstance(rows, list):
-        return "not a list of rows"
-    for row in rows:
-        if not isinstance(row, dict) or set(row) - COMPLEXITY_KEYS:
-            return "a row with keys complexity_of does not write"
-        if row.get("theorem") != theorem_id:
-            return "a row of another theorem"
-        if not all(isinstance(row.get(k), str) for k in ("regime", "cost", "verdict")) or not all(
-                isinstance(row.get(k), str | None) for k in ("derived", "claimed", "note",
-                                                            "detail")):
-            return "a row whose text is not text"
-        if not isinstance(row.get("schedule", False), bool):
-            return "a row whose schedule flag is not a boolean"
-        for key in (COMPLEXITY_FORMAT, "claimed_tree"):
-            if key not in row:
-                return f"a row without {key} (an older store)"
-            if row[key] is not None:
-                try:
-                    from_tree(row[key])
-                except TreeError as e:
-                    return f"{key} is not an expression tree: {e}"
-    return None
-
-
-def _tree(expr: sp.Basic | None) -> list | None:
-    return None if expr is None else to_tree(expr)
 
 
 def _complexity_row(row: dict, names: dict[str, str]) -> dict:

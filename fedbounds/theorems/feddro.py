@@ -40,9 +40,7 @@ PAPER = {
     "url": "https://arxiv.org/abs/2311.12652",
     "text": "the arXiv v1 text (2311.12652v1) as plain text",
 }
-# seconds of this paper's theory page (findings, derivations) on a fresh run: orders the
-# report's tasks until the result store has measured them (a scheduling hint only)
-THEORY_SECONDS = 2.0
+THEORY_SECONDS = 2.0  # its theory page's seconds on a fresh run (a scheduling hint)
 
 N = Notation("feddro")
 L_f = N.add("L_f", POSITIVE, "smoothness of the outer function f (Assumption 1.1)", "L_f",

@@ -8,17 +8,16 @@ bound) and Theorem 2 in Appendix C.2, where it is numbered "Theorem 3"; both res
 what is encoded. Where an erratum changes a constant, condition or term, ``<id>.corrected`` holds
 the corrected statement; both list the erratum.
 
-Heterogeneous clients. Client i runs τ_i local steps with coefficient vector a_i (a ≡ 1 for
-SGDA) and the server weights w_i. The paper's bounds and conditions see these vectors only
-through scalar summaries, so those summaries are the inputs here: the paper's own constants
-A_w, B_w, C_w, D (= M_{a_{-1}}), E_w, F_w (Theorem 1 [L167], Theorem 2 [L235], Theorem 3 in
-Appendix C.2 [L1163]), τ_eff = Σ p_i‖a_i‖₁ and τ̄ = (1/n)Σ τ_i, plus the two maxima the
-step-size conditions need and the paper leaves unnamed: ``a_l1_max`` = max_i ‖a_i‖₁ (τ_max for
-SGDA; Lemmas B.4 and C.2) and ``w_a_max`` = max_{i,k} w_i a_i^(k)/‖a_i‖₁ (Lemmas B.3 and B.5).
-Two further maxima are derived, not asked for: max_i w_i = E_w/n and
-max_i w_i‖a_i‖₂²/‖a_i‖₁² = B_w/(nτ_eff). The summaries cannot be derived from fewer scalars
-(they are functionals of the vectors); the corollaries (p_i = 1/n, τ_i = τ, a ≡ 1) derive all of
-them from τ. κ = L_f/μ and L_Φ (Lemma B.1) are derived.
+Heterogeneous clients. Client i runs τ_i local steps with coefficient vector a_i (a ≡ 1 for SGDA)
+and the server weights w_i. The paper's bounds and conditions see these vectors only through scalar
+summaries, so those summaries are the inputs here: the paper's own constants A_w, B_w, C_w, D (=
+M_{a_{-1}}), E_w, F_w (Theorem 1 [L167], Theorem 2 [L235], Theorem 3 in Appendix C.2 [L1163]),
+τ_eff = Σ p_i‖a_i‖₁ and τ̄ = (1/n)Σ τ_i, plus the two maxima the step-size conditions need and the
+paper leaves unnamed: ``a_l1_max`` = max_i ‖a_i‖₁ (τ_max for SGDA; Lemmas B.4 and C.2) and
+``w_a_max`` = max_{i,k} w_i a_i^(k)/‖a_i‖₁ (Lemmas B.3 and B.5). Two further maxima are derived,
+not asked for: max_i w_i = E_w/n and max_i w_i‖a_i‖₂²/‖a_i‖₁² = B_w/(nτ_eff). The summaries cannot
+be derived from fewer scalars (they are functionals of the vectors); the corollaries (p_i = 1/n,
+τ_i = τ, a ≡ 1) derive all of them from τ. κ = L_f/μ and L_Φ (Lemma B.1) are derived.
 
 Accuracy: Definition 1 [L92] and Corollaries 1.2 and 2.2 [L199, L257] ask for E‖∇Φ(x)‖ ≤ ε
 while every bound is on the mean squared norm, so the complexity target is ε²
@@ -55,9 +54,7 @@ PAPER = {
     "url": "https://arxiv.org/abs/2302.04249",
     "text": "the TMLR version (OpenReview NnUmg1chLL) as plain text converted from the PDF",
 }
-# seconds of this paper's theory page (findings, derivations) on a fresh run: orders the
-# report's tasks until the result store has measured them (a scheduling hint only)
-THEORY_SECONDS = 21.6
+THEORY_SECONDS = 21.6  # its theory page's seconds on a fresh run (a scheduling hint)
 
 AT_LEAST_ONE = Domain("at least 1", 1.0, lo_open=False)
 

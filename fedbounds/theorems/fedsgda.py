@@ -46,9 +46,7 @@ PAPER = {
     "text": "the paper's full text with Appendices A–D, as plain text (line 1 is the title; the "
             "text itself names no arXiv version)",
 }
-# seconds of this paper's theory page (findings, derivations) on a fresh run: orders the
-# report's tasks until the result store has measured them (a scheduling hint only)
-THEORY_SECONDS = 8.5
+THEORY_SECONDS = 8.5  # its theory page's seconds on a fresh run (a scheduling hint)
 
 CLOSED_UNIT = Domain("closed unit", 0.0, 1.0, lo_open=False, hi_open=False)  # [0, 1]
 third = sp.Rational(1, 3)

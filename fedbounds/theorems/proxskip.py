@@ -41,9 +41,7 @@ PAPER = {
     "url": "https://arxiv.org/abs/2306.05100",
     "text": "arXiv v2 (2306.05100v2, the HTML rendering) as plain text",
 }
-# seconds of this paper's theory page (findings, derivations) on a fresh run: orders the
-# report's tasks until the result store has measured them (a scheduling hint only)
-THEORY_SECONDS = 1.8
+THEORY_SECONDS = 1.8  # its theory page's seconds on a fresh run (a scheduling hint)
 
 N = Notation("proxskip")
 gamma = N.add("gamma", POSITIVE, "step size γ", r"\gamma",

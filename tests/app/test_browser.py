@@ -30,7 +30,7 @@ import pytest
 import sympy as sp
 
 from fedbounds import registry
-from fedbounds.app import mathtext, report
+from fedbounds.app import complexity_rows, mathtext, report
 from fedbounds.verify import catalog
 from fedbounds.verify.claim import FigureSpec, Interval, Measurement, RunConfig, UpperBound, claim
 
@@ -152,7 +152,7 @@ def small_report(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("browser") / "report"
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(catalog, "claims", lambda: specs)
-        patch.setattr(report, "derive", _derivation)
+        patch.setattr(complexity_rows, "derive", _derivation)
         report.write_report(out, readme=False)
     return out
 

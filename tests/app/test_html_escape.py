@@ -24,7 +24,7 @@ import pytest
 import sympy as sp
 
 from fedbounds import registry
-from fedbounds.app import mathtext, report
+from fedbounds.app import complexity_rows, mathtext, report
 from fedbounds.verify import catalog
 from fedbounds.verify.claim import FigureSpec, Interval, Measurement, claim
 
@@ -153,7 +153,7 @@ def check_theorem(theorem, html_source: str, md_source: str) -> None:
 
 
 def test_pages_show_data_as_text(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(report, "derive", hostile_derivation)
+    monkeypatch.setattr(complexity_rows, "derive", hostile_derivation)
     monkeypatch.setattr(report, "findings", lambda theorem: [SimpleNamespace(text=HOSTILE[3])])
     spec = hostile_claim()
     monkeypatch.setattr(catalog, "claims", lambda: {spec.id: spec})

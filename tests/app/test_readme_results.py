@@ -13,7 +13,7 @@ from types import SimpleNamespace
 import pytest
 from typer.testing import CliRunner
 
-from fedbounds.app import report
+from fedbounds.app import complexity_rows, report
 from fedbounds.app.cli import app
 from fedbounds.app.report import (
     RESULTS_BEGIN,
@@ -92,7 +92,7 @@ def one_refuted_claim(monkeypatch) -> str:
         return Measurement(1.5)
 
     monkeypatch.setattr(catalog, "claims", lambda: {measure.id: measure})
-    monkeypatch.setattr(report, "derive",
+    monkeypatch.setattr(complexity_rows, "derive",
                         lambda theorem: SimpleNamespace(regimes=[], schedule=[]))
     monkeypatch.setattr(report, "findings", lambda theorem: [])
     return measure.id

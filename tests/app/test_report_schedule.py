@@ -27,11 +27,6 @@ from fedbounds.verify.claim import Verdict
 CHEAP = "proxskip.p14"  # a quick claim (well under a second)
 
 
-# the test's stand-in claims live in this (threaded) test process: its workers must fork
-FORKS_ON_PURPOSE = pytest.mark.filterwarnings(
-    "ignore:This process .* is multi-threaded, use of fork:DeprecationWarning")
-
-
 def declared() -> dict[str, float]:
     return {cid: spec.seconds for cid, spec in catalog.claims().items()}
 
@@ -69,10 +64,9 @@ def fake_compute(claim_id: str, profile: str, seed: int, instance_seed: int = 0,
                     None, os.getpid(), now, now)
 
 
-@FORKS_ON_PURPOSE
+@pytest.mark.forks_on_purpose
 def test_process_pool_runs_jobs_beside_claims_and_logs_each_task(capsys, monkeypatch) -> None:
     monkeypatch.setattr(runner, "compute", fake_compute)  # the forked workers inherit it
-    monkeypatch.setenv("FEDBOUNDS_START_METHOD", "fork")  # (fork: a test process has threads)
     plan = Plan([(CHEAP, 7), ("sagda.p5", 3)], backend="process")
     jobs = [Job("six", math.factorial, (3,), 5.0), Job("24", math.factorial, (4,), 0.0)]
     results, values = run_with_jobs(plan, jobs=jobs, log=TimingLog(enabled=True))

@@ -19,10 +19,6 @@ from fedbounds.app.cli import app
 from fedbounds.app.report import write_report
 from fedbounds.app.store import ResultStore
 
-# the test's stand-in claims live in this (threaded) test process: its workers must fork
-FORKS_ON_PURPOSE = pytest.mark.filterwarnings(
-    "ignore:This process .* is multi-threaded, use of fork:DeprecationWarning")
-
 
 def tree(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
@@ -67,10 +63,8 @@ def test_second_report_reuses_the_store_and_fresh_gives_the_same_bytes(gda, tmp_
         assert store.count() == 2
 
 
-@FORKS_ON_PURPOSE
-def test_tracked_files_hold_results_only(gda, tmp_path: Path, monkeypatch) -> None:
-    # the stand-in claims exist in this process only: its workers must inherit them (fork)
-    monkeypatch.setenv("FEDBOUNDS_START_METHOD", "fork")
+@pytest.mark.forks_on_purpose
+def test_tracked_files_hold_results_only(gda, tmp_path: Path) -> None:
     write_report(tmp_path / "r", papers=["gda"], backend="process", store=tmp_path / "s.sqlite")
     doc = json.loads((tmp_path / "r" / "verdicts.json").read_text())
     assert [c["id"] for c in doc["claims"]] == ["gda.p901", "gda.p902"]

@@ -29,10 +29,6 @@ from fedbounds.verify.claim import (
     claim,
 )
 
-# the test's stand-in claims live in this (threaded) test process: its workers must fork
-FORKS_ON_PURPOSE = pytest.mark.filterwarnings(
-    "ignore:This process .* is multi-threaded, use of fork:DeprecationWarning")
-
 
 def noisy_claim(claim_id: str, log: Path | None = None, pause: float = 0.0, centre: float = 0.5):
     """A claim whose statistic is the mean of 8 uniform draws (seeded by the noise seed), shifted
@@ -266,7 +262,7 @@ def _verify_in_child(argv: list[str], output: Path) -> int:
     return pid
 
 
-@FORKS_ON_PURPOSE
+@pytest.mark.forks_on_purpose
 def test_sigkill_part_way_then_resume_recomputes_nothing_finished(tmp_path: Path,
                                                                   monkeypatch) -> None:
     """``verify proxskip --backend process`` (ten 0.3 s stand-in claims) is SIGKILLed once some

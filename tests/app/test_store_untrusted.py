@@ -20,7 +20,8 @@ from typer.testing import CliRunner
 
 from fedbounds.app import store_rows
 from fedbounds.app.cli import app
-from fedbounds.app.report import complexity_rows_problem, write_report
+from fedbounds.app.complexity_rows import complexity_rows_problem
+from fedbounds.app.report import write_report
 from fedbounds.app.store import ResultStore, derivation_key, result_key
 from fedbounds.verify import catalog
 

@@ -29,12 +29,7 @@ print(sorted(set(compiled)))
 """
 
 
-# the test's stand-in claims live in this (threaded) test process: its workers must fork
-FORKS_ON_PURPOSE = pytest.mark.filterwarnings(
-    "ignore:This process .* is multi-threaded, use of fork:DeprecationWarning")
-
-
-@FORKS_ON_PURPOSE
+@pytest.mark.forks_on_purpose
 def test_the_warm_up_runs_the_catalog_into_the_store_and_names_a_failing_claim(
         monkeypatch, capsys, tmp_path):
     """Every claim of the catalog (no hand list): one that raises is named and the rest run;
@@ -52,7 +47,6 @@ def test_the_warm_up_runs_the_catalog_into_the_store_and_names_a_failing_claim(
     monkeypatch.setattr(catalog, "claims", lambda: {
         cheap: replace(claims[cheap], measure=broken), other: claims[other]})
     monkeypatch.setenv("FEDBOUNDS_STORE", str(tmp_path / "s.sqlite"))
-    monkeypatch.setenv("FEDBOUNDS_START_METHOD", "fork")  # the workers see the patched table
     assert warmup.main() == 0
     err = capsys.readouterr().err
     assert f"warm-up: {cheap} failed" in err and "boom" in err and "2 quick claims" in err
