@@ -53,6 +53,8 @@ from typing import Any, Literal, Protocol
 
 from fedbounds.errors import BadInput
 
+from .publication import Published
+
 VerdictKind = Literal["confirmed", "refuted", "inconclusive", "diverged"]
 Provenance = Literal["paper", "derived", "conjecture"]
 PROVENANCES: tuple[str, ...] = ("paper", "derived", "conjecture")
@@ -351,6 +353,9 @@ class ClaimSpec:
     # estimated quick-profile seconds: orders a run's tasks before the result store has
     # measured the claim (a scheduling hint, never part of a result)
     seconds: float = 0.5
+    # how the report publishes the numbers its computation determines less well than
+    # publication.DIGITS digits (fewer digits, a rounding floor), each with its reason
+    published: tuple[Published, ...] = ()
 
     def __post_init__(self) -> None:
         check_provenance(self.id, self.provenance, self.derivation, self.exact_derivation)
@@ -491,7 +496,8 @@ def claim(id: str, *, title: str, prediction: str, source: str, provenance: Prov
           params: Mapping[str, Any] | None = None,
           profiles: Mapping[str, Mapping[str, Any]] | None = None,
           perturb: Mapping[str, Any] | None = None, theorems: Sequence[str] = (),
-          errata: Sequence[str] = (), seconds: float = 0.5) -> Callable[[Measure], ClaimSpec]:
+          errata: Sequence[str] = (), seconds: float = 0.5,
+          published: Sequence[Published] = ()) -> Callable[[Measure], ClaimSpec]:
     """Declare a claim around its measure function (the decorated name becomes the spec).
     ``provenance`` is required (``"paper"``, ``"derived"`` or ``"conjecture"``); a derived
     claim also gives ``derivation`` (and ``exact_derivation=True`` when it is exact)."""
@@ -502,7 +508,8 @@ def claim(id: str, *, title: str, prediction: str, source: str, provenance: Prov
                          params=dict(params or {}),
                          profiles={k: dict(v) for k, v in (profiles or {}).items()},
                          perturb=dict(perturb or {}), theorems=tuple(theorems),
-                         errata=tuple(errata), module=measure.__module__, seconds=seconds)
+                         errata=tuple(errata), module=measure.__module__, seconds=seconds,
+                         published=tuple(published))
     return wrap
 
 

@@ -45,6 +45,7 @@ from fedbounds.findings import findings
 from fedbounds.pretty import pretty
 from fedbounds.verify import catalog
 from fedbounds.verify.claim import RunConfig
+from fedbounds.verify.publication import publish
 
 from . import mathtext
 from .complexity_rows import complexity_of, complexity_rows_problem
@@ -475,6 +476,8 @@ def render_pages(folder: Path, keys: list[str], theories: dict, verdicts: dict,
     ``drawn`` by the workers (claim id → SVG) are written as they are, figures already
     rendered into ``store`` are copied from it (unless ``fresh``), the others drawn here."""
     (folder / "figures").mkdir()
+    verdicts = {cid: publish(v, all_claims[cid].published) if cid in all_claims else v
+                for cid, v in verdicts.items()}  # the digits each computation determines
     env = _env()
     pages = []
     for key in keys:
