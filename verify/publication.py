@@ -14,9 +14,9 @@ results) publishes each measured number with the digits its computation determin
   ~10⁻⁴ (a value within 10⁻¹⁰ of a rounding tie).
 * a claim declares fewer digits, or a *rounding floor*, for the quantities its computation
   determines less well, each with the reason (:class:`Published`): a magnitude at or below
-  the floor is published as ``"|x| ≤ floor"`` (a difference of two computations of the same
-  number, an error that is zero in exact arithmetic, a residual at the solver's tolerance),
-  and plotted at the floor.
+  the floor is published as the floor, a bound on it (a difference of two computations of the
+  same number, an error that is zero in exact arithmetic, a residual at the solver's
+  tolerance), shown as ``≤ floor`` on the pages and plotted at the floor.
 
 Inputs are never rounded: the evidence's ``params`` and the run's configuration are what was
 typed, integers stay integers. The verdict is decided from the full-precision numbers before
@@ -29,10 +29,9 @@ import math
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
-if TYPE_CHECKING:
-    from .claim import Verdict
+V = TypeVar("V")  # a verdict (verify.claim.Verdict: a dataclass; imported by it, not here)
 
 EPS = sys.float_info.epsilon  # 2**-52, the spacing of float64 numbers at 1
 DIGITS = 6  # significant digits of a published number unless its claim declares fewer
@@ -49,7 +48,8 @@ class Published:
     ``"predicted"``, ``"tolerance"``, or ``"figure"`` (its series, bands and lines).
 
     ``digits`` significant digits (at most :data:`DIGITS`); a magnitude at or below ``floor``
-    is published as ``"|x| ≤ floor"`` and plotted at the floor. ``why`` derives them from the
+    (the rounding floor of its computation) is published as the floor, a bound on it, and
+    plotted at the floor. ``why`` derives them from the
     computation (never from which digits moved on which machine)."""
 
     keys: tuple[str, ...]
@@ -74,9 +74,9 @@ class Published:
             raise ValueError(f"Published{self.keys}: say why (how the computation determines "
                              "these digits or this floor)")
 
-    def number(self, x: float) -> float | str:
-        """``x`` as published: ``"|x| ≤ floor"`` at or below the floor, else rounded to
-        ``digits`` significant digits (non-finite values as they are)."""
+    def number(self, x: float) -> float:
+        """``x`` as published: the floor (:func:`published_floor`) when ``|x|`` is at or below
+        it, else ``x`` rounded to ``digits`` significant digits (non-finite as it is)."""
         return _number(x, self.digits, self.floor)
 
     @property
@@ -86,7 +86,8 @@ class Published:
         if self.digits < DIGITS:
             parts.append(f"{self.digits} significant digit{'s' if self.digits > 1 else ''}")
         if self.floor > 0:
-            parts.append(f"|x| ≤ {_floor_text(self.floor)} shown as at the rounding floor")
+            parts.append(f"|x| ≤ {_floor_text(self.floor)} (the rounding floor) published as "
+                         f"{published_floor(self.floor):g}")
         return f"{', '.join(self.keys)}: {'; '.join(parts)} — {self.why}"
 
 
@@ -94,12 +95,19 @@ def _floor_text(floor: float) -> str:
     return f"{floor:.2g}"
 
 
-def _number(x: float, digits: int, floor: float) -> float | str:
+def _number(x: float, digits: int, floor: float) -> float:
     if not math.isfinite(x):
         return x
     if floor > 0 and abs(x) <= floor:
-        return f"|x| ≤ {_floor_text(floor)}"
+        return published_floor(floor)
     return round_number(x, digits)
+
+
+def published_floor(floor: float) -> float:
+    """The number a value at the rounding floor is published as: the floor itself (a bound on
+    its magnitude), to two digits. JSON values stay numbers; the claim's declarations (in
+    ``verdicts.json`` and on its page) say which keys carry such a bound."""
+    return round_number(floor, 2)
 
 
 def round_number(x: float, digits: int = DIGITS) -> float:
@@ -165,7 +173,7 @@ class Publisher:
         return out
 
 
-def publish(verdict: Verdict, rules: Sequence[Published] = ()) -> Verdict:
+def publish(verdict: V, rules: Sequence[Published] = ()) -> V:
     """``verdict`` as the report publishes it (a copy): its statistic, prediction, tolerance,
     evidence and figure under ``rules`` (its claim's :attr:`ClaimSpec.published`); the
     verdict, the run's configuration and the seeds as they are."""
@@ -197,3 +205,18 @@ def _config(x: Any) -> Any:
     if isinstance(x, (list, tuple)):
         return [_config(v) for v in x]
     return x
+
+
+def declarations(rules: Sequence[Published]) -> list[dict[str, Any]]:
+    """A claim's declarations as ``verdicts.json`` lists them (beside its verdict)."""
+    return [{"keys": list(r.keys), "digits": r.digits, "floor": r.floor, "why": r.why}
+            for r in rules]
+
+
+def at_floor(x: Any, rules: Sequence[Published], key: str) -> float | None:
+    """The floor when the full-precision ``x`` under ``key`` is at it, else None (the pages
+    show such a statistic as ``≤ floor``)."""
+    rule = Publisher(rules).by_key.get(key)
+    if rule is None or rule.floor == 0 or not isinstance(x, float) or not math.isfinite(x):
+        return None
+    return published_floor(rule.floor) if abs(x) <= rule.floor else None

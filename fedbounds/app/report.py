@@ -45,7 +45,14 @@ from fedbounds.findings import findings
 from fedbounds.pretty import pretty
 from fedbounds.verify import catalog
 from fedbounds.verify.claim import RunConfig
-from fedbounds.verify.publication import publish
+from fedbounds.verify.publication import (
+    CONFIG_DIGITS,
+    DIGITS,
+    FIGURE_DIGITS,
+    at_floor,
+    declarations,
+    publish,
+)
 
 from . import mathtext
 from .complexity_rows import complexity_of, complexity_rows_problem
@@ -476,6 +483,8 @@ def render_pages(folder: Path, keys: list[str], theories: dict, verdicts: dict,
     ``drawn`` by the workers (claim id → SVG) are written as they are, figures already
     rendered into ``store`` are copied from it (unless ``fresh``), the others drawn here."""
     (folder / "figures").mkdir()
+    floors = {cid: at_floor(v.statistic, all_claims[cid].published, "statistic")
+              for cid, v in verdicts.items() if cid in all_claims}
     verdicts = {cid: publish(v, all_claims[cid].published) if cid in all_claims else v
                 for cid, v in verdicts.items()}  # the digits each computation determines
     env = _env()
@@ -503,7 +512,10 @@ def render_pages(folder: Path, keys: list[str], theories: dict, verdicts: dict,
                                                                       instance_seed),
                          "text": {field: _prose(getattr(c, field), names) for field in
                                   ("title", "prediction", "source", "derivation")},
-                         "rule": _prose(v.rule, names)})
+                         "rule": _prose(v.rule, names),
+                         "published": [p.words for p in c.published],
+                         "statistic": (v.statistic if floors.get(c.id) is None
+                                       else f"≤ {floors[c.id]:g}")})
         counts = {k: sum(r["v"].verdict == k for r in rows) for k in VERDICT_COLOURS}
         page = {"key": key, "theory": th, "rows": rows, "counts": counts,
                 "pep_rows": [r for r in rows if r["claim"].module.endswith(".pep")],
@@ -519,11 +531,14 @@ def render_pages(folder: Path, keys: list[str], theories: dict, verdicts: dict,
     _write_page(folder / "index.html", env.get_template("index.html.j2").render(
         pages=pages, profile=profile, environment=environment(), seed=seed, instance_seed=instance_seed,
         version=_version(), meanings=REFUTATION_MEANINGS,
+        digits={"default": DIGITS, "figure": FIGURE_DIGITS, "config": CONFIG_DIGITS},
         refutations={m: sum(p["refutations"][m] for p in pages) for m in REFUTATION_MEANINGS},
         predictions={k: sum((p["predictions"] or {}).get(k, 0) for p in pages)
                      for k in ("count", "with_verdict", "inconclusive")}))
     ids = [c.id for c in all_claims.values() if c.paper in keys]
-    summary = {"claims": [tracked_json(verdicts[i]) for i in ids]}
+    summary = {"claims": [{**tracked_json(verdicts[i]),
+                           **({"published": declarations(all_claims[i].published)}
+                              if all_claims[i].published else {})} for i in ids]}
     _write_page(folder / "verdicts.json", json.dumps(summary, indent=1, allow_nan=False) + "\n")
     return summary
 

@@ -38,6 +38,7 @@ from fedbounds.verify.claim import (
 from fedbounds.verify.exact import fednorm as exact
 from fedbounds.verify.exact.minmax import affine_round, fixed_point, round_map
 from fedbounds.verify.fitting import Axis, implied_constant, loglog_slope
+from fedbounds.verify.publication import EPS, Published
 
 GAME = "minmax-quadratic"
 P1_SET = {"M": 3, "p_skew": 0.6, "sigma_G": 2.0}
@@ -258,7 +259,13 @@ def _wr_moments(directions: np.ndarray, p: np.ndarray, P: int) -> tuple[np.ndarr
                                                   "points": 3},
        profiles={"full": {"points": 20}}, perturb={"sampling": "with"},
        figure=FigureSpec("Eq. (19): E_C‖aggregate‖² by enumeration vs the identity", "P",
-                         "E_C‖Σ_C w̃_i g_i‖²"))
+                         "E_C‖Σ_C w̃_i g_i‖²"),
+       published=(Published(
+           ("relative_errors", "statistic"), floor=2**10 * EPS,
+           why="zero in exact arithmetic (eqs. (12), (19) and Σ_C w̃_i = 1 are identities of the "
+               "enumeration); the aggregates are read off a round as (z − z′)/(τ_eff γ^s) with "
+               "‖z‖ ≲ 2³ and τ_eff γ^s ≳ 2⁻³, an error ≲ 2⁸ ε against aggregates of norm ≳ 2⁻¹: "
+               "relative errors ≲ 2¹⁰ ε"),))
 def p7(params: Params, seed: int) -> Measurement:
     """P7: largest relative error of eqs. (12) and (19) (and Σ_C w̃_i = 1 for uniform w) over
     every client set of the Fed-Norm round (τ_i = 1..4, heterogeneous clients), P = 1..n."""
@@ -348,7 +355,17 @@ def _fednorm_bias(g, tau_max: int, etas: np.ndarray) -> tuple[np.ndarray, np.nda
        params={"predicted": 2.0, "tau_max": 8}, profiles={"full": {"tau_max": 16}},
        perturb={"predicted": 1.0},
        figure=FigureSpec("Fed-Norm fixed-point bias vs η^c (exact)", "η^c", "‖∇Φ(x_fp)‖²",
-                         logx=True))
+                         logx=True),
+       published=(
+           Published(("tau_eq_1_dist",), floor=2**18 * EPS,
+                     why="zero in exact arithmetic (τ_i ≡ 1: the fixed point is z*); the round "
+                         "divides z − z_K by η^c ≥ 2⁻¹⁵ and adds γ^s = 0.01 times it to z, so A "
+                         "is read off to ≲ 2⁹ ε and solve(I − A, c) with σ_min(I − A) = 0.01 "
+                         "and ‖z*‖ ≲ 2 is off by ≲ 2¹⁸ ε"),
+           Published(("figure",), floor=2**38 * EPS**2,
+                     why="the τ_i ≡ 1 series is zero in exact arithmetic: ∇Φ is 2-Lipschitz and "
+                         "vanishes at z*, so ‖∇Φ(x_fp)‖² ≤ (2·2¹⁸ ε)² = 2³⁸ ε² (the τ_i = "
+                         "1..τ_max series is Θ((η^c)²), far above)")))
 def p13a(params: Params, seed: int) -> Measurement:
     """P13: slope in η^c of ‖∇Φ(x_fp)‖² (τ_i = 1..tau_max) at η^c = cap·(1, ½, ¼, ⅛), cap of
     Lemma B.5; check: z_fp = z* when τ_i ≡ 1."""
@@ -475,7 +492,13 @@ def _floor(g, method, P: int) -> float:
        theorems=("fednorm.thm1",), rule=Interval("predicted", 1e-8),
        params={"predicted": 0.0, "scaling": "n|p|^2"}, perturb={"scaling": "none"},
        figure=FigureSpec("Local-noise floor vs client weights (exact, P = n)", "n‖p‖₂²",
-                         "floor(p) / floor(uniform)", logx=True, kind="scatter"))
+                         "floor(p) / floor(uniform)", logx=True, kind="scatter"),
+       published=(Published(
+           ("statistic",), floor=2**14 * EPS,
+           why="zero in exact arithmetic (the floor is linear in the noise covariance ‖p‖₂² "
+               "LLᵀ); each floor is tr X − 2z*ᵀμ + ‖z*‖² with ‖z*‖² ≲ 2², X solving (I − A⊗A)X "
+               "= R with σ_min(I − A⊗A) ≳ 2⁻³, an error ≲ 2⁶ ε, against floors ≳ 2⁻⁷: the "
+               "ratio of two is off by ≲ 2¹⁴ ε"),))
 def p12a(params: Params, seed: int) -> Measurement:
     """P12 (FCP): largest relative error of floor(p)/floor(uniform) against n‖p‖₂² (or 1, the
     'independent of p' alternative) over p_i ∝ (1 + skew)^{-i}, skew ∈ {0, 0.5, 1, 3}."""
@@ -586,7 +609,12 @@ def _mean_map(g, law: tuple[tuple[int, int], ...], eta: float) -> tuple[np.ndarr
        theorems=("fednorm.thm1", "fednorm.cor1.1"), rule=Interval("predicted", 0.1),
        params={"predicted": 1.0, "target": "p E[tau]"}, perturb={"target": "p"},
        figure=FigureSpec("Local SGDA with random τ_i^{(t)}: stationary mean vs η", "η^c",
-                         "‖E[z] − z*(w)‖", logx=True))
+                         "‖E[z] − z*(w)‖", logx=True),
+       published=(Published(
+           ("gap_z_w_z_p",), floor=2**6 * EPS,
+           why="zero in exact arithmetic for the shared law (equal E[τ_i]: w = p up to 2 ε "
+               "relative); z*(w) solves H̄_w z = −h̄_w with ‖H̄⁻¹‖ ≲ 1, ‖H_i‖ ≲ 2, ‖h_i‖ ≲ 2³ "
+               "and ‖z*‖ ≲ 2, so the two saddles differ by ≲ 2⁶ ε"),))
 def p18(params: Params, seed: int) -> Measurement:
     """P18: worst log-log slope in η of ‖m(η) − z*(target)‖ over the two laws, m(η) the exact
     stationary mean (E[A], E[c] from the algorithm's single-client rounds)."""

@@ -58,6 +58,7 @@ from fedbounds.verify.exact.fedsgda import (
     storm_exact_energy,
 )
 from fedbounds.verify.fitting import loglog_slope, mean_ci
+from fedbounds.verify.publication import EPS, Published
 
 QUADRATIC = "minmax-quadratic"
 COSINE = "minmax-cos"
@@ -395,7 +396,13 @@ def _p15_steps(L_f: Fraction, N: int, T: int, rule: str) -> dict[str, Fraction]:
        profiles={"full": {"Ts": (64, 512, 4096), "replicas": 16}},
        perturb={"bound_scale": 1e-3},
        figure=FigureSpec("FedSGDA+ on the NC-C game: measured Moreau metric vs Theorem 3.6",
-                         "T (rounds)", "(1/T) Σ E‖∇Φ_{1/2L_f}(x̄_t)‖²", logx=True))
+                         "T (rounds)", "(1/T) Σ E‖∇Φ_{1/2L_f}(x̄_t)‖²", logx=True),
+       published=(Published(
+           ("moreau_max_error",), floor=2 * math.sqrt(2**11 * EPS),
+           why="the inner solve's certificate 2L_f√(2δ/(λ_min(Ā) + 2L_f)) once its trust-region "
+               "multiplier has converged (|Δν| ≤ 10⁻¹⁵(1 + ν)): the gap δ is then its rounding "
+               "allowance 8ε(|h| + |d|) plus the rounding of h − d, ≲ 2⁵ε·2⁵ for envelope terms "
+               "≲ 2⁵, and 2L_f/√(λ_min(Ā) + 2L_f) ≤ 2 (L_f = 1.62): ≤ 2√(2¹¹ε)"),))
 def p15(params: Params, seed: int) -> Measurement:
     """Per step rule and T (a cube): the run's Moreau metric (certified inner solve, error
     reported), G_x = the largest ‖∇_x f_i‖ at every local iterate (per client, erratum

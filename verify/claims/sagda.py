@@ -47,6 +47,7 @@ from fedbounds.verify.fitting import (
     running_average,
 )
 from fedbounds.verify.minmax import stationary_floor
+from fedbounds.verify.publication import EPS, Published
 
 QUADRATIC = "minmax-quadratic"
 NOISY_HOMOGENEOUS = {"M": 10, "sigma_x": 1.0, "sigma_y": 1.0, "sigma_G": 0.0}
@@ -71,7 +72,12 @@ def _floor(alg: Algorithm, g: Any, config: dict[str, Any], T: int, R: int, seed:
        rule=Interval("predicted", 1e-10), params={"predicted": 0.0}, perturb={"predicted": 1.0},
        figure=FigureSpec("Effective-step identity: max relative error per algorithm",
                          "option (0 = FSGDA)", "max |Δz − (∓η_lη_gK·avg direction)|",
-                         kind="scatter"))
+                         kind="scatter"),
+       published=(Published(
+           ("max_rel_error", "statistic", "figure"), floor=2**6 * EPS,
+           why="zero in exact arithmetic (the identity is exact for an affine round): one round "
+               "(K = 3 local steps, 4 clients, d = 4) on entries of magnitude ≲ 10 and its "
+               "predicted move agree to ≲ 2⁶ε relative to max(1, |Δz|)"),))
 def p1(params: Mapping[str, Any], seed: int) -> Measurement:
     """One round (m < M, σ = 0, K = 3) from 5 random z_t (:func:`exact.effective_step_error`)."""
     pset = {"M": 6, "sigma_G": 2.0}
@@ -101,7 +107,16 @@ def p1(params: Mapping[str, Any], seed: int) -> Measurement:
        params={"predicted": 0.0, "T": 300, "R": 8}, profiles={"full": {"T": 3000, "R": 32}},
        perturb={"predicted": -1.0},
        figure=FigureSpec("SAGDA-II vs FSGDA at K = 1: |Δ‖∇Φ‖²| per round", "round",
-                         "|difference|"))
+                         "|difference|"),
+       published=(
+           Published(("max_abs_iterate_diff", "statistic"), floor=2**9 * EPS,
+                     why="zero in exact arithmetic (the control variates cancel at K = 1): each "
+                         "round the two updates differ by the rounding of sums of terms ≲ 10 "
+                         "(σ_G = 5, unit noise) times steps ≤ 0.1, and the contracting recursion "
+                         "keeps iterates of magnitude ≲ 2 within ≲ 2⁹ε of each other"),
+           Published(("figure",), floor=2**15 * EPS,
+                     why="zero in exact arithmetic: |Δ‖∇Φ‖²| ≤ 2‖∇Φ‖‖G‖‖Δz‖ with ‖∇Φ‖ ≲ 7, "
+                         "‖G‖ ≤ 2 and ‖Δz‖ ≤ 2·2⁹ε (the iterates' rounding floor): ≲ 2¹⁵ε")))
 def p2(params: Mapping[str, Any], seed: int) -> Measurement:
     """Max |z_FSGDA − z_SAGDA-II| over rounds and replicas (m < M, noisy)."""
     pset = {"M": 10, "sigma_x": 1.0, "sigma_y": 1.0, "sigma_G": 5.0}
@@ -268,7 +283,13 @@ p6b = p6a.variant("sagda.p6b", title="Linear speedup in m (σ_G = 0)",
        params={"algorithm": "sagda1", "T": 400, "R": 8}, profiles={"full": {"T": 4000, "R": 16}},
        perturb={"algorithm": "fsgda"},
        figure=FigureSpec("Average ‖∇Φ‖² vs heterogeneity (M = 10, m = 2, σ = 0)", "σ_G",
-                         "(1/T) Σ ‖∇Φ(x_t)‖²", logx=True))
+                         "(1/T) Σ ‖∇Φ(x_t)‖²", logx=True),
+       published=(Published(
+           ("relative_spread", "statistic"), floor=2**4 * EPS * 1e3,
+           why="zero in exact arithmetic for Option I (its control variates cancel the clients' "
+               "linear terms, of magnitude ∝ σ_G ≤ 10³, at every local step); that cancellation "
+               "leaves a rounding error ≲ εσ_G per step, so the trajectory averages agree to "
+               "≲ 2⁴ε·10³ relative"),))
 def p7(params: Mapping[str, Any], seed: int) -> Measurement:
     """Relative spread over σ_G ∈ {0, 10, 100, 1000} of ``algorithm``'s trajectory average."""
     T, R = params["T"], params["R"]
@@ -435,7 +456,17 @@ BOUND_CLAIMS: dict[str, tuple[list[tuple[str, dict, int, str]], Algorithm, tuple
        params={"theorem": "thm2", "bound_scale": 1.0, "T": 3000, "R": 8},
        profiles={"full": {"T": 20000, "R": 32}}, perturb={"bound_scale": 0.01},
        figure=FigureSpec("FSGDA at max-step steps vs Theorem 2 (printed, corrected)", "round t",
-                         "running average of E‖∇Φ(x_t)‖²", logx=True))
+                         "running average of E‖∇Φ(x_t)‖²", logx=True),
+       published=(
+           Published(("sigma_xG", "sigma_yG"), floor=2**5 * EPS,
+                     why="zero in exact arithmetic at σ_G = 0 (every client's linear term is "
+                         "b₀): the weighted spread of M = 10 equal vectors of norm ≲ 3 about "
+                         "their weighted mean is ≲ Mε‖b₀‖ ≤ 2⁵ε"),
+           Published(("local update psi_3",), floor=2**-16 * (2**5 * EPS) ** 2,
+                     why="zero in exact arithmetic in the deterministic run (σ = σ_G = 0): ψ3 = "
+                         "80K²η_l²L_f²(a_3 + a_4η_y/η_x)(σ_{x,G}² + σ_{y,G}²) there, a "
+                         "coefficient ≲ 2⁻¹⁷ at η_l = 10⁻⁴/(KL_f), times σ_G's at their "
+                         "rounding floor 2⁵ε")))
 def p9d(params: Mapping[str, Any], seed: int) -> Measurement:
     """Runs at max-step steps (:data:`exact.STEP_RULE`) against the printed and corrected
     bounds: max observed/bound where conditions hold; violated if (mean − 3 SE)/bound > scale."""
@@ -486,7 +517,8 @@ p16 = p9d.variant(
     theorems=("sagda.thm1.opt1", "sagda.thm1.opt1.corrected"),
     errata=("thm1-opt1-a2-replaced", "lemma5-coefficient"), params={"theorem": "thm1.opt1"},
     figure=FigureSpec("SAGDA Option I at max-step steps vs Theorem 1-I (printed, corrected)",
-                      "round t", "running average of E‖∇Φ(x_t)‖²", logx=True))
+                      "round t", "running average of E‖∇Φ(x_t)‖²", logx=True),
+    published=())  # p9d's floors are for its deterministic run (σ = σ_G = 0); none here
 
 
 @claim("sagda.p10", seconds=3.0, title="SAGDA Option I floor ∝ 1/K under partial participation",
@@ -573,7 +605,12 @@ P12_THMS = ("sagda.thm2", "sagda.thm1.opt1", "sagda.thm1.opt1.corrected", "sagda
        theorems=P12_THMS,
        rule=LowerBound("predicted", 1e-9), params={"predicted": 1.0}, perturb={"predicted": 1.5},
        figure=FigureSpec("Two-time-scale: (η_y/η_x at the largest admissible η_x)/(20κ²)",
-                         "case", "ratio (≥ 1 predicted)", logy=False, kind="scatter"))
+                         "case", "ratio (≥ 1 predicted)", logy=False, kind="scatter"),
+       published=(Published(
+           ("grad_phi_sq_start_end",), floor=(2**6 * EPS) ** 2,
+           why="the end value is zero in exact arithmetic (identical Hessians: FSGDA's fixed "
+               "point is the saddle point, where ∇Φ = 0); converged iterates leave ∇Φ = Gx + g₀ "
+               "at the rounding of terms ≲ 5 in 2 coordinates, ‖∇Φ‖ ≲ 2⁶ε"),))
 def p12(params: Mapping[str, Any], seed: int) -> Measurement:
     """min over theorems and cases of (η_y/η_x at the max-step η_x, γ_y = 10⁻⁴)/20κ²; evidence
     (sufficiency only): FSGDA with η_y = η_x converges on the quadratic game."""
