@@ -32,6 +32,7 @@ from .minmax import remember as _remember
 from .model import Theorem
 
 AGREE_SPREAD = 100.0
+TIES = 1e-9  # ratios this close (relative) are equal in exact arithmetic, for naming a point
 
 
 @dataclass
@@ -440,7 +441,10 @@ def compare(thm: Theorem, derived: sp.Expr, claimed: sp.Expr) -> tuple[str, floa
     if spread <= AGREE_SPREAD:
         return "agree", spread, (f"derived/claimed within a factor {spread:.3g} while the "
                                  f"claimed order varies by {claimed_range:.3g}")
-    i_max, i_min = int(np.argmax(ratio)), int(np.argmin(ratio))
+    # the first grid point within TIES of the extreme: orders that tie in exact arithmetic
+    # (a ratio that does not depend on N) name the same point whatever the rounding
+    i_max = int(np.flatnonzero(ratio >= ratio.max() * (1 - TIES))[0])
+    i_min = int(np.flatnonzero(ratio <= ratio.min() * (1 + TIES))[0])
     where = lambda i: ", ".join(f"{s.name}={cols[j][good][i]:.3g}" for j, s in enumerate(syms))  # noqa: E731
     return "disagree", spread, (f"derived/claimed ranges from {ratio.min():.3g} ({where(i_min)}) "
                                 f"to {ratio.max():.3g} ({where(i_max)})")
