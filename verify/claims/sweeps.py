@@ -588,8 +588,8 @@ FEDNORM_SHORTEST = 5
 
 def _along_T(tid: str, values: dict[str, Any], curve: np.ndarray,
              long_run: tuple[list[int], list[float], list[float]], use_min: bool
-             ) -> dict[str, list[float]]:
-    """The exact observed value and the bound (O(·) constants 1) at T = 2^5 … 2^40 with the same
+             ) -> dict[str, list[Any]]:
+    """The exact observed value and the bound (O(·) constants 1) at T = 2^5 … 2^40 (integers) with the same
     steps (Theorem 1's conditions do not involve T): how the implied constant scales in T, out
     to horizons where every transient has died. Averages come from the doubled moment operator
     (:func:`~fedbounds.verify.sweeps.exact_long_run`); Corollary 1.1's min_t uses every t of the
@@ -620,7 +620,7 @@ def _along_T(tid: str, values: dict[str, Any], curve: np.ndarray,
             obs = averages[k]
         if not obs > 0:  # the observed value reaches 0 (exactly, in floating point): c = 0
             continue
-        xs.append(float(horizon))
+        xs.append(int(horizon))
         observed.append(float(obs))
         bounds.append(float(value))
     return {"T": xs, "observed": observed, "bound": bounds}
