@@ -30,17 +30,10 @@ Both default to 0, and at 0/0 every claim draws exactly what it drew when one se
 Every :class:`Verdict` records both seeds, and :func:`evaluate` stamps the instance seed on the
 measurement's :class:`RunConfig`, whose rerun command carries ``--seed S --instance-seed I``.
 
-Whose prediction it is (``provenance``, a required argument of :func:`claim`, shown by
-``fedbounds list``, ``verify`` and the report, and in :meth:`Verdict.as_json`):
-
-* ``"paper"`` — a statement of the paper (a theorem, lemma, corollary, equation or a sentence
-  of its text), cited by number and ``[Lnnn]`` line: a refutation refutes the paper;
-* ``"derived"`` — a consequence we derive from the paper's statements; ``derivation`` (required)
-  writes the derivation out. ``exact_derivation=True`` when it follows by mathematics alone (an
-  identity, a limit, a bound evaluated exactly); then a refutation still refutes the paper.
-  Otherwise (a bound read as a rate, a leading term read as the whole, an asymptotic heuristic)
-  a refutation refutes the derived prediction, not the paper;
-* ``"conjecture"`` — a prediction of ours beyond the paper: a refutation refutes us.
+Whose prediction it is and read how (``provenance``, a required argument of :func:`claim`,
+shown by ``fedbounds list``, ``verify`` and the report): :mod:`verify.provenance`. Which
+theorem's conditions each run meets: :mod:`verify.conditions` (the measurement's
+``conditions``; a verdict whose runs fail them is an extrapolation beyond the theorem).
 """
 
 from __future__ import annotations
@@ -53,11 +46,13 @@ from typing import Any, Literal, Protocol
 
 from fedbounds.errors import BadInput
 
+from .conditions import RunConditions, record
+from .provenance import PROVENANCES, Provenance, check_provenance, meaning, refutes_paper
 from .publication import Published
 
+__all__ = ["PROVENANCES", "Provenance"]  # re-exported: the store checks rows against them
+
 VerdictKind = Literal["confirmed", "refuted", "inconclusive", "diverged"]
-Provenance = Literal["paper", "derived", "conjecture"]
-PROVENANCES: tuple[str, ...] = ("paper", "derived", "conjecture")
 PROFILES = ("quick", "full")
 Params = Mapping[str, Any]
 SEED_MAX = 2**63 - 1  # seeds are integers in [0, SEED_MAX] (roots of numpy SeedSequences)
@@ -146,6 +141,7 @@ class Measurement:
     predicted: float | str | None = None  # shown instead of the rule's value when given
     tolerance: float | str | None = None
     bands: dict[str, tuple[list[float], list[float], list[float]]] = field(default_factory=dict)
+    conditions: Sequence[RunConditions] = ()  # each run: the theorem tested, its inputs there
 
 
 # ---- decision rules ----------------------------------------------------------------------------
@@ -356,9 +352,13 @@ class ClaimSpec:
     # how the report publishes the numbers its computation determines less well than
     # publication.DIGITS digits (fewer digits, a rounding floor), each with its reason
     published: tuple[Published, ...] = ()
+    # why the claim has no theorem run whose conditions could be checked (an exact analysis,
+    # a check of the encoding); empty when its measure reports its runs' conditions
+    no_conditions: str = ""
 
     def __post_init__(self) -> None:
-        check_provenance(self.id, self.provenance, self.derivation, self.exact_derivation)
+        check_provenance(self.id, self.provenance, self.derivation, self.exact_derivation,
+                         self.errata)
 
     @property
     def paper(self) -> str:
@@ -373,16 +373,12 @@ class ClaimSpec:
     def refutes_paper(self) -> bool:
         """Whether a refutation of this claim refutes the paper: a paper statement, or a
         prediction derived from it exactly."""
-        return self.provenance == "paper" or (self.provenance == "derived"
-                                              and self.exact_derivation)
+        return refutes_paper(self.provenance, self.exact_derivation)
 
     @property
     def refutation_meaning(self) -> str:
         """What a ``refuted`` verdict of this claim means, in words."""
-        if self.refutes_paper:
-            return "refutes the paper"
-        return ("refutes a derived prediction" if self.provenance == "derived"
-                else "refutes a conjecture")
+        return meaning(self.provenance, self.exact_derivation)
 
     @property
     def description(self) -> str:
@@ -442,22 +438,6 @@ def _checked(claim_id: str, name: str, value: Any, default: Any) -> Any:
     return value
 
 
-def check_provenance(claim_id: str, provenance: Any, derivation: str,
-                     exact_derivation: bool) -> None:
-    """A claim's provenance is one of :data:`PROVENANCES`; a ``derived`` claim writes its
-    derivation out; only a derived claim has one, or can call it exact (``ValueError``
-    otherwise: a mistake in a claim's declaration, found when its module is imported)."""
-    if provenance not in PROVENANCES:
-        raise ValueError(f"{claim_id}: provenance must be one of {', '.join(PROVENANCES)}, "
-                         f"got {provenance!r}")
-    if provenance == "derived" and not derivation.strip():
-        raise ValueError(f"{claim_id}: a derived claim needs its derivation written out "
-                         "(derivation=...)")
-    if provenance != "derived" and (derivation or exact_derivation):
-        raise ValueError(f"{claim_id}: only a derived claim has a derivation (provenance is "
-                         f"{provenance!r})")
-
-
 @dataclass(frozen=True)
 class Predictions:
     """A paper's catalogue of checkable predictions, numbered 1 … ``count``: the claim
@@ -497,7 +477,8 @@ def claim(id: str, *, title: str, prediction: str, source: str, provenance: Prov
           profiles: Mapping[str, Mapping[str, Any]] | None = None,
           perturb: Mapping[str, Any] | None = None, theorems: Sequence[str] = (),
           errata: Sequence[str] = (), seconds: float = 0.5,
-          published: Sequence[Published] = ()) -> Callable[[Measure], ClaimSpec]:
+          published: Sequence[Published] = (), no_conditions: str = ""
+          ) -> Callable[[Measure], ClaimSpec]:
     """Declare a claim around its measure function (the decorated name becomes the spec).
     ``provenance`` is required (``"paper"``, ``"derived"`` or ``"conjecture"``); a derived
     claim also gives ``derivation`` (and ``exact_derivation=True`` when it is exact)."""
@@ -509,7 +490,7 @@ def claim(id: str, *, title: str, prediction: str, source: str, provenance: Prov
                          profiles={k: dict(v) for k, v in (profiles or {}).items()},
                          perturb=dict(perturb or {}), theorems=tuple(theorems),
                          errata=tuple(errata), module=measure.__module__, seconds=seconds,
-                         published=tuple(published))
+                         published=tuple(published), no_conditions=no_conditions)
     return wrap
 
 
@@ -531,6 +512,8 @@ class Verdict:
     seed: int = 0  # the noise seed of the run
     instance_seed: int = 0  # the instance seed of the run
     provenance: Provenance | None = None  # the claim's (None for a verdict built by hand)
+    # its runs against their theorem's conditions (verify.conditions; {} for one built by hand)
+    conditions: dict[str, Any] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, Any]:
         return _clean({"id": self.id, "verdict": self.verdict, "provenance": self.provenance,
@@ -538,7 +521,8 @@ class Verdict:
                        "predicted": self.predicted, "tolerance": self.tolerance,
                        "rule": self.rule, "evidence": self.evidence, "config": self.config,
                        "seconds": self.seconds, "seed": self.seed,
-                       "instance_seed": self.instance_seed})
+                       "instance_seed": self.instance_seed,
+                       **({"conditions": self.conditions} if self.conditions else {})})
 
 
 def _clean(x: Any) -> Any:
@@ -608,7 +592,17 @@ def evaluate(spec: ClaimSpec, profile: str = "quick", seed: int = 0, instance_se
     if m.tolerance is not None:
         tolerance = m.tolerance
     run = replace(m.run, instance_seed=instance_seed) if m.run is not None else None
+    conditions = record(m.conditions, spec.no_conditions)
     return Verdict(spec.id, verdict, None if m.statistic is None else float(m.statistic),
                    predicted, tolerance, evidence, figure if m.series else None,
                    run.as_json() if run is not None else {},
-                   time.perf_counter() - start, words, seed, instance_seed, spec.provenance)
+                   time.perf_counter() - start, words, seed, instance_seed,
+                   read_as(spec.provenance, conditions), conditions)
+
+
+def read_as(provenance: Provenance, conditions: Mapping[str, Any]) -> Provenance:
+    """A verdict's reading: its claim's, but an extrapolation beyond the theorem when a run of
+    a paper, erratum or derived reading failed the theorem's conditions."""
+    if conditions.get("status") == "fail" and provenance in ("paper", "erratum", "derived"):
+        return "extrapolation"
+    return provenance

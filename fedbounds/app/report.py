@@ -45,6 +45,7 @@ from fedbounds.findings import findings
 from fedbounds.pretty import pretty
 from fedbounds.verify import catalog
 from fedbounds.verify.claim import RunConfig
+from fedbounds.verify.provenance import REFUTATION_MEANINGS, meaning
 from fedbounds.verify.publication import (
     CONFIG_DIGITS,
     DIGITS,
@@ -62,9 +63,6 @@ from .store import ResultStore, cached_derivation, figure_key, open_store, sourc
 
 VERDICT_COLOURS = {"confirmed": "#1a7f37", "refuted": "#cf222e", "inconclusive": "#9a6700",
                    "diverged": "#8250df"}
-# what a refutation means, by the claim's provenance (ClaimSpec.refutation_meaning)
-REFUTATION_MEANINGS = ("refutes the paper", "refutes a derived prediction",
-                       "refutes a conjecture")
 REPORT_TITLE = "fedbounds verification report"  # the index page's title marks a report folder
 
 
@@ -514,6 +512,9 @@ def render_pages(folder: Path, keys: list[str], theories: dict, verdicts: dict,
                                   ("title", "prediction", "source", "derivation")},
                          "rule": _prose(v.rule, names),
                          "published": [p.words for p in c.published],
+                         "conditions": conditions_text(v.conditions),
+                         "meaning": meaning(v.provenance or c.provenance,
+                                            c.exact_derivation and v.provenance == c.provenance),
                          "statistic": (v.statistic if floors.get(c.id) is None
                                        else f"≤ {floors[c.id]:g}")})
         counts = {k: sum(r["v"].verdict == k for r in rows) for k in VERDICT_COLOURS}
@@ -611,13 +612,32 @@ def sweep_tables(rows: list[dict], names: dict[str, str] | None = None) -> list[
 
 
 def refutations(rows: list[dict]) -> dict[str, int]:
-    """Refuted claims counted by what their refutation means (:data:`REFUTATION_MEANINGS`):
-    "refutes the paper" only for a paper claim or an exactly derived one."""
+    """Refuted claims counted by what their refutation means (:data:`REFUTATION_MEANINGS`,
+    by the verdict's reading: an extrapolation when its run failed the theorem's conditions)."""
     out = dict.fromkeys(REFUTATION_MEANINGS, 0)
     for r in rows:
         if r["v"].verdict == "refuted":
-            out[r["claim"].refutation_meaning] += 1
+            out[r["meaning"]] += 1
     return out
+
+
+def conditions_text(conditions: dict) -> str:
+    """A verdict's conditions record (:mod:`fedbounds.verify.conditions`) in words."""
+    status = conditions.get("status", "not checked")
+    if status == "not applicable":
+        return f"not applicable: {conditions.get('why', '')}"
+    runs = conditions.get("runs", [])
+    theorems = ", ".join(dict.fromkeys(r["theorem"] for r in runs))
+    if status == "hold":
+        return f"hold at every run ({len(runs)} of {theorems})"
+    if status != "fail":
+        return "not checked"
+    failed = [r for r in runs if not r["holds"]]
+    first = failed[0]
+    where = f" at {first['where']}" if first["where"] else ""
+    which = "; ".join(f"{c['name']} (margin {_num(c['margin'])})" for c in first["failing"])
+    return (f"fail at {len(failed)} of {len(runs)} runs of {theorems} (e.g. {first['theorem']}"
+            f"{where}: {which}): read as an extrapolation beyond the theorem")
 
 
 def tracked_json(verdict) -> dict:

@@ -28,6 +28,7 @@ from typing import Any
 from xml.etree import ElementTree
 
 from fedbounds.verify.claim import PROVENANCES, Figure, Verdict
+from fedbounds.verify.conditions import STATUSES
 
 LOG = logging.getLogger("fedbounds.store")
 
@@ -37,7 +38,7 @@ _HEX64 = re.compile(r"[0-9a-f]{64}")
 _CLAIM_ID = re.compile(r"[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)+")
 _WORD = re.compile(r"[A-Za-z0-9_.+-]{1,64}")
 # a verdict's fields kept in ``extra`` (the others have columns of their own)
-EXTRA_KEYS = frozenset({"provenance"})
+EXTRA_KEYS = frozenset({"provenance", "conditions"})
 FIGURE_KEYS = frozenset({"title", "xlabel", "ylabel", "series", "logx", "logy", "hlines",
                          "kind", "bands"})
 
@@ -156,6 +157,7 @@ def result_problem(row: Mapping[str, Any]) -> str | None:
             raise ValueError(f"extra has unknown keys {sorted(set(extra) - EXTRA_KEYS)}")
         if extra.get("provenance") not in (None, *PROVENANCES):
             raise ValueError("extra's provenance is not one of " + ", ".join(PROVENANCES))
+        _conditions_problem(extra.get("conditions", {"status": "not checked"}))
         figure = _json_column(row, "figure", (dict,), nullable=True)
         if figure is not None:
             _figure(figure)
@@ -245,6 +247,27 @@ def normalized(verdict: Verdict) -> Verdict:
     and a stored one render to the same bytes."""
     return _verdict_from(json.loads(json_text(verdict.as_json())),
                          figure_from_json(figure_json(verdict.figure)))
+
+
+def _conditions_problem(conditions: Any) -> None:
+    """A verdict's conditions record (:mod:`fedbounds.verify.conditions`): its shape, checked
+    key by key (``ValueError`` naming what is wrong)."""
+    if not isinstance(conditions, dict) or conditions.get("status") not in STATUSES:
+        raise ValueError("extra's conditions is not a conditions record")
+    if set(conditions) - {"status", "runs", "why"}:
+        raise ValueError("extra's conditions has unknown keys")
+    if not isinstance(conditions.get("why", ""), str):
+        raise ValueError("extra's conditions' why is not text")
+    for run in conditions.get("runs", []):
+        if not (isinstance(run, dict) and set(run) == {"theorem", "where", "holds", "failing"}
+                and isinstance(run["theorem"], str) and isinstance(run["where"], str)
+                and isinstance(run["holds"], bool) and isinstance(run["failing"], list)):
+            raise ValueError("extra's conditions has a malformed run")
+        for c in run["failing"]:
+            if not (isinstance(c, dict) and set(c) == {"name", "margin", "source"}
+                    and isinstance(c["name"], str) and isinstance(c["source"], str)
+                    and (c["margin"] is None or isinstance(c["margin"], int | float))):
+                raise ValueError("extra's conditions has a malformed failing condition")
 
 
 def storable(verdict: Verdict) -> bool:

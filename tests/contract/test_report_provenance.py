@@ -51,11 +51,13 @@ def report(tmp_path_factory: pytest.TempPathFactory, theory_once) -> Path:
 
 def test_index_and_paper_pages_count_refutations_by_meaning(report: Path) -> None:
     index = (report / "index.html").read_text()
-    words = ("Refutations — refutes the paper: 2; refutes a derived prediction: 1; refutes a "
-             "conjecture: 1.")
+    words = ("Refutations — refutes the paper: 2; refutes the paper as corrected: 0; refutes a "
+             "derived prediction: 1; refutes the encoding: 0; refutes a conjecture: 1; refutes "
+             "an extrapolation beyond the theorem: 0.")
     assert words in index
     cells = re.sub(r"<(td|th)\b[^>]*>", r"<\1>", index)  # cell attributes are layout only
-    assert "<th>refutes the paper</th>" in cells and "<td>2</td><td>1</td><td>1</td>" in cells
+    assert "<th>refutes the paper</th>" in cells
+    assert "<td>2</td><td>0</td><td>1</td><td>0</td><td>1</td><td>0</td>" in cells
     for page in ("proxskip.md", "proxskip.html"):
         assert words in (report / page).read_text(), page
 

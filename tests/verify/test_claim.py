@@ -158,11 +158,14 @@ def test_provenance_is_in_the_verdict_and_its_meaning():
 
 
 @pytest.mark.parametrize(("changes", "words"), [
-    ({"provenance": "ours"}, "provenance must be one of paper, derived, conjecture"),
+    ({"provenance": "ours"}, "provenance must be one of paper, erratum, derived, consistency, "
+                             "conjecture, extrapolation"),
     ({"provenance": "derived"}, "needs its derivation written out"),
     ({"provenance": "derived", "derivation": "  "}, "needs its derivation written out"),
-    ({"provenance": "paper", "derivation": "a"}, "only a derived claim"),
-    ({"provenance": "conjecture", "exact_derivation": True}, "only a derived claim")])
+    ({"provenance": "paper", "derivation": "a"}, "only a derived or extrapolation claim"),
+    ({"provenance": "conjecture", "exact_derivation": True}, "only a derived claim"),
+    ({"provenance": "extrapolation"}, "needs its derivation"),
+    ({"provenance": "erratum"}, "names the errata")])
 def test_bad_provenance_is_refused_when_the_spec_is_built(changes, words):
     with pytest.raises(ValueError, match=words):
         toy.variant("toy.p1x", **changes)
