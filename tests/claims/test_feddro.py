@@ -16,8 +16,11 @@ SPECS = {spec.id: spec for spec in vars(feddro).values() if isinstance(spec, Cla
 
 def test_ids_theorems_and_errata() -> None:
     assert set(SPECS) == {f"feddro.p{n}" for n in range(1, 17)}
-    assert SPECS["feddro.p9"].provenance == "derived" and "O(α⁴)" in SPECS["feddro.p9"].derivation
+    # p9's runs leave Theorem 5.1's conditions (T ≥ T_th at I = 16): an extrapolation
+    assert SPECS["feddro.p9"].provenance == "extrapolation"
+    assert "O(α⁴)" in SPECS["feddro.p9"].derivation
     assert SPECS["feddro.p16"].provenance == "paper"
+    assert SPECS["feddro.p13"].provenance == "consistency" and SPECS["feddro.p13"].no_conditions
     assert SPECS["feddro.p11"].errata == ("lemmaF2-track-coefficient",)
     assert SPECS["feddro.p2"].measure is SPECS["feddro.p1"].measure  # a variant
     assert SPECS["feddro.p6"].measure is SPECS["feddro.p5"].measure

@@ -31,8 +31,14 @@ def test_registered_with_theorems_and_variants():
     assert list(SPECS) == ["fednorm.p1", "fednorm.p2a", "fednorm.p2b", "fednorm.p3", "fednorm.p4",
                            "fednorm.p9a", "fednorm.p9b", "fednorm.p10a", "fednorm.p10b",
                            "fednorm.p11", "fednorm.p20"]
-    assert SPECS["fednorm.p20"].provenance == "paper"
+    # readings (issue 27): p20 tests Theorem 1 with Lemma B.1's L_Φ corrected; p9, p10 run
+    # outside Theorem 1's / Corollary 1.2's step-size conditions; p11 inside them
+    assert SPECS["fednorm.p20"].provenance == "erratum"
+    assert SPECS["fednorm.p20"].errata == ("lemmaB1-L_Phi",)
     assert SPECS["fednorm.p1"].provenance == "derived" and SPECS["fednorm.p3"].provenance == "paper"
+    assert SPECS["fednorm.p11"].provenance == "paper"
+    assert {c for c, s in SPECS.items() if s.provenance == "extrapolation"} == {
+        "fednorm.p9a", "fednorm.p9b", "fednorm.p10a", "fednorm.p10b"}
     assert SPECS["fednorm.p20"].theorems == ("fednorm.thm1", "fednorm.thm1.corrected")
     assert fednorm.p2a.measure is fednorm.p4.measure is fednorm.p1.measure  # variants
     assert fednorm.p9b.measure is fednorm.p9a.measure
@@ -68,6 +74,10 @@ def test_pp_floor_profile_is_exact(verdicts):
     """P9: floor(P)/floor(1) = (n − P)/(P(n − 1)) = 1, 3/8, 1/6, 1/16 for n = 5, zero at P = n."""
     v = verdicts["fednorm.p9b"]
     assert v.verdict == "confirmed" and v.evidence["zero_at_P_eq_n"]
+    # γ^s_x = γ^s_y = η^c = γ: outside the two-time-scale condition at every P < n
+    assert v.conditions["status"] == "fail" and v.provenance == "extrapolation"
+    assert all("B.5: gamma_sx <= gamma_sy/(81 kappa^2)" in [c["name"] for c in r["failing"]]
+               for r in v.conditions["runs"])
     np.testing.assert_allclose(v.evidence["profile_measured"], [1, 3 / 8, 1 / 6, 1 / 16],
                                rtol=1e-9)
 
@@ -81,6 +91,9 @@ def test_p20_measures_the_implied_constant_over_the_grid(verdicts):
     assert set(v.config) >= {"algorithm", "problem", "set", "rounds", "seeds", "seed"}
     rows = [r for rs in ev["grid"].values() for r in rs]
     assert all(r["conditions_hold"] for r in rows)
+    # every distinct grid point is checked against fednorm.thm1.corrected, and holds
+    assert v.conditions["status"] == "hold" and len(v.conditions["runs"]) == 13
+    assert {r["theorem"] for r in v.conditions["runs"]} == {"fednorm.thm1.corrected"}
     assert all(set(r["steps"]) == {"gamma_sy", "gamma_sx", "eta_cy", "eta_cx"} for r in rows)
     # the steps honour the two-time-scale condition γ^s_x ≤ γ^s_y/(81κ²) at every point
     assert all(r["steps"]["gamma_sx"] <= r["steps"]["gamma_sy"] / (81 * r["kappa"] ** 2)

@@ -30,13 +30,20 @@ def test_every_listed_prediction_has_a_claim_with_its_provenance():
     assert covered == set(PREDICTIONS)
     assert all(cid.startswith("fednorm.") for cid in SPECS)
     paper = {"fednorm.p5", "fednorm.p7", "fednorm.p8", "fednorm.p14a", "fednorm.p14b",
-             "fednorm.p15", "fednorm.p16", "fednorm.p17"}
+             "fednorm.p15", "fednorm.p17"}
     assert {c for c, s in SPECS.items() if s.provenance == "paper"} == paper
-    # exact derivations: a refutation would refute the paper
+    # readings of issue 27: Lemma B.1's L_Φ corrected (p6, p19); runs outside the conditions
+    # of Theorem 1 (p13: γ^s_x = γ^s_y) and of Theorem 3 (p16: Corollary 2.2's γ^s_y)
+    by = {k: {c for c, s in SPECS.items() if s.provenance == k}
+          for k in ("erratum", "extrapolation")}
+    assert by == {"erratum": {"fednorm.p6", "fednorm.p19"},
+                  "extrapolation": {"fednorm.p13a", "fednorm.p13b", "fednorm.p16"}}
+    assert all(SPECS[c].errata == ("lemmaB1-L_Phi",) for c in by["erratum"])
+    # an erratum reading and an exact derivation: a refutation would refute the paper
     assert SPECS["fednorm.p6"].refutes_paper and SPECS["fednorm.p12a"].refutes_paper
-    # Theorem 2 is an O(·) bound: p16 decides on the implied constant's growth in T
-    assert SPECS["fednorm.p16"].refutes_paper and SPECS["fednorm.p16"].rule.end == "lower"
-    assert SPECS["fednorm.p6"].errata == ("lemmaB1-L_Phi",)
+    # Theorem 2 is an O(·) bound: p16 decides on the implied constant's growth in T, at
+    # Corollary 2.2's parameters, outside Theorem 3's server condition: an extrapolation
+    assert not SPECS["fednorm.p16"].refutes_paper and SPECS["fednorm.p16"].rule.end == "lower"
 
 
 @pytest.mark.parametrize("cid", ["fednorm.p5", "fednorm.p6", "fednorm.p7", "fednorm.p12a",
@@ -195,6 +202,8 @@ def test_rate_and_feasibility_claims_are_confirmed(cid, quick_verdict):
     v = quick_verdict(cid)
     assert v.verdict == "confirmed", (cid, v.statistic, v.evidence.get("checks"))
     if cid == "fednorm.p16":
+        assert v.conditions["status"] == "fail" and v.provenance == "extrapolation"
+        assert all(not r["holds"] for r in v.conditions["runs"])
         rows = v.evidence["rows"]
         assert all(r["ratio_interval"][1] <= 1 for r in rows)
         assert v.evidence["moreau_gradient_accuracy"] < 1e-6

@@ -35,8 +35,11 @@ IDS = ("fedsgda.p2", "fedsgda.p4", "fedsgda.p12", "fedsgda.p13", "fedsgda.p15")
 
 def test_registered_with_provenance() -> None:
     table = catalog.claims()
-    assert {table[c].provenance for c in IDS} == {"paper", "derived"}
+    assert {table[c].provenance for c in IDS} == {"paper", "erratum", "derived"}
     assert table["fedsgda.p4"].provenance == table["fedsgda.p12"].provenance == "derived"
+    # the lemmas under Lemma C.3's corrected condition, Theorem 3.6 with ĉ ≤ 1/(10QL_f)
+    assert table["fedsgda.p2"].provenance == table["fedsgda.p15"].provenance == "erratum"
+    assert table["fedsgda.p13"].provenance == "paper" and table["fedsgda.p13"].no_conditions
     assert "lemmaC4-sync" in table["fedsgda.p13"].errata
 
 

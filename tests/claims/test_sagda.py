@@ -31,7 +31,8 @@ def test_registered_with_theorems_and_errata():
                           "sagda.p9b", "sagda.p9c", "sagda.p9d", "sagda.p10", "sagda.p11",
                           "sagda.p12", "sagda.p15", "sagda.p16"}
     assert SPECS["sagda.p16"].provenance == SPECS["sagda.p9d"].provenance == "paper"
-    assert SPECS["sagda.p8a"].provenance == SPECS["sagda.p10"].provenance == "paper"
+    assert SPECS["sagda.p8a"].provenance == "paper"  # inside Theorem 1-II's conditions
+    assert SPECS["sagda.p10"].provenance == "extrapolation"  # outside Theorem 1-I's (11)–(13)
     assert SPECS["sagda.p9d"].errata == ("thm2-lf100", "thm2-psi4-factor2")
     assert "thm1-opt1-a2-replaced" in SPECS["sagda.p16"].errata
     assert SPECS["sagda.p8a"].errata == ("thm1-opt2-sampling",) and not SPECS["sagda.p8b"].errata

@@ -8,7 +8,7 @@ stochastic gradients and replicas come from the noise seed."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -30,6 +30,7 @@ from fedbounds.verify.claim import (
     UpperBound,
     claim,
 )
+from fedbounds.verify.conditions import RunConditions
 from fedbounds.verify.exact import bound_along
 from fedbounds.verify.exact import fednorm as exact
 from fedbounds.verify.exact import max_step as exact_max_step
@@ -49,6 +50,37 @@ P1_SET = {"M": 3, "p_skew": 0.6, "sigma_G": 2.0}
 P1_TAU = {"tau": 1, "tau_max": 20}  # τ_i = 1, 10, 20 over the 3 clients
 ETAS, P4_ETAS = (0.02, 0.01, 0.005, 0.0025), (0.01, 0.005, 0.0025, 0.00125)
 
+# why the fixed-point claims have no theorem run to check (fednorm.p1, p2a, p2b, p4)
+FIXED_POINT_LIMIT = (
+    "the statistic is the exact fixed point of the algorithm's deterministic round as η^c → 0; "
+    "the weights w of eq. (2) [L133] (w = p for Fed-Norm, Algorithm 1 [L143]) are an algebraic "
+    "identity of that round at every step size, so no theorem's step-size conditions are the "
+    "premise (Theorem 1's bound is not used)")
+
+
+def fednorm_conditions(theorem: str, g: Any, cfg: Mapping[str, Any], where: str
+                       ) -> RunConditions:
+    """The inputs of ``theorem`` (Theorem 1 or Corollary 1.2, printed or corrected) at one run of
+    Fed-Norm-SGDA on ``g`` with the algorithm's parameters ``cfg``: the instance's exact
+    summaries (:func:`exact.thm1_inputs`: SGDA local steps τ_i from ``tau``/``tau_max``, w = p,
+    β_G = 1 for identical client Hessians), Corollary 1.2's τ (equal τ_i and uniform p only), P
+    (0: all n) and the four steps, the server steps being the client steps where ``cfg`` sets
+    none (as the algorithm does); only the inputs the conditions involve."""
+    if not np.allclose(g.H, g.H[0]):
+        raise ValueError("β_G = 1 only for identical client Hessians")
+    tau = taus(g, cfg)
+    values: dict[str, Any] = dict(exact.thm1_inputs(g, tau, int(cfg.get("P") or 0)))
+    if theorem.startswith("fednorm.cor1.2"):
+        if np.any(tau != tau[0]) or not np.allclose(g.p, 1 / g.M):
+            raise ValueError("Corollary 1.2 has equal τ_i and uniform p")
+        values["tau"] = int(tau[0])
+    server = {"gamma_sx": cfg["eta_cx"], "gamma_sy": cfg["eta_cy"]}
+    values.update({k: cfg[k] if cfg.get(k) is not None else server.get(k)
+                   for k in ("eta_cx", "eta_cy", "gamma_sx", "gamma_sy")})
+    names = engine.compiled(registry.get(theorem)).condition_inputs
+    return RunConditions(theorem, {k: v for k, v in values.items() if k in names}, where)
+
+
 PREDICTIONS = Predictions(
     "fednorm", 19, "the numbered checkable predictions of the paper's theorems, corollaries, "
     "lemmas and experiments: claims p1–p19 test them; higher numbers are additions")
@@ -66,6 +98,7 @@ PREDICTIONS = Predictions(
                    "O(η²): slope +1 when c ≠ 0 (first-order expansion; the slope is ours, the limit"
                    " is the paper's)"),
        theorems=("fednorm.thm1", "fednorm.cor1.1"), rule=Interval("predicted", 0.1),
+       no_conditions=FIXED_POINT_LIMIT,
        params={"algorithm": "local-sgda", "target": "w", "rhos": (0.0,), "etas": ETAS,
                "predicted": 1.0}, profiles={"full": {"etas": (*ETAS, 0.00125)}},
        perturb={"target": "p"}, figure=FigureSpec("Local SGDA fixed point vs η (τ = 1, 10, 20)",
@@ -123,6 +156,10 @@ p2a = p1.variant("fednorm.p2a", title="Fed-Norm-SGDA's fixed point tends to z*(p
                    "(exact), but this is a property of the algorithm we derive, not a result the "
                    "paper states"),
        theorems=("fednorm.thm1",),
+       no_conditions=("the statistic compares exact fixed points of the algorithm's "
+                      "deterministic round at one η^c and three server steps; that they agree "
+                      "is an algebraic property of the round (its fixed-point equation does not "
+                      "involve γ^s) at every step size: no theorem's conditions are its premise"),
        rule=Interval("predicted", 1e-9), params={"predicted": 0.0}, perturb={"predicted": 1.0},
        figure=FigureSpec("Fed-Norm fixed point vs server step", "γ^s", "‖z_FN − z*(p)‖",
                          logx=True, kind="scatter"),
@@ -148,6 +185,9 @@ def p2b(params: Params, seed: int) -> Measurement:
        prediction="identical server iterates (machine precision) under shared seeds, noise and "
        "sampling", source="Appendix A.1 [L535–L547]",
        provenance="paper",
+       no_conditions=("Appendix A.1's equivalence is an identity of the two recursions (equal τ_i, "
+                      "γ^s = η^c) at every step size and noise draw: no theorem's conditions "
+                      "enter"),
        rule=Interval("predicted", 1e-12), params={"predicted": 0.0, "tau_max": 0, "T": 200, "R": 8},
        profiles={"full": {"T": 2000, "R": 32}}, perturb={"tau_max": 8},
        figure=FigureSpec("Fed-Norm vs Local SGDA (equal τ): |Δ‖∇Φ‖²| per round", "round",
@@ -199,15 +239,33 @@ _P9_FLOOR = Published(
         "σ_min(I − A⊗A) ≳ γ ≥ 2⁻⁸ and A's entries read off the round to a few ε: ≲ 2¹² ε")
 
 
+# why the runs of fednorm.p9a/p9b are outside Theorem 1's conditions (margins at instance seed 0)
+P9_RUNS = ("The runs are outside Theorem 1's conditions: exact.pp_floor runs Fed-Norm with one "
+           "step γ for the clients and the server, in x and in y (γ^s_x = γ^s_y = η^c = γ: the "
+           "recursion whose small-step expansion this is), so Lemma B.5's two-timescale condition "
+           "γ^s_x ≤ γ^s_y/(81κ²) (κ = 1.5) fails at every run by γ(1 − 1/(81κ²))")
+P9_OUTSIDE = (P9_RUNS + " (margin −0.050 at γ = 0.05 to −0.0062 at γ = 0.00625); at γ = 0.05 "
+              "and 0.025 Lemma B.3's 8τ_eff γ^s_x L_Φ max w (n/P)(n−P)/(n−1) max{8β_G², 1} ≤ 1 "
+              "(margins −2.15, −0.575) and Lemma B.5's server cap (−0.027, −0.0055) fail too")
+P9B_OUTSIDE = (P9_RUNS + " (margin −0.0062 at γ = 0.00625, P = 1..4); at P = 1 Lemma B.3's "
+               "8τ_eff γ^s_x L_Φ max w (n/P)(n−P)/(n−1) max{8β_G², 1} ≤ 1 fails too (−0.05)")
+# why the runs of fednorm.p10a/p10b are outside Corollary 1.2's conditions (instance seed 0)
+P10_STEPS = ("the runs hold γ^s τ_eff fixed (γ^s_x = 0.02/τ, γ^s_y = 5γ^s_x, η^c = 0.002/τ) so "
+             "that the floor's τ-dependence shows within T rounds, which is outside Corollary "
+             "1.2's conditions at every τ: Lemma B.5's two-timescale condition γ^s_x ≤ "
+             "γ^s_y/(81κ²) (κ = 1.5: a ratio 5 against 81κ² = 182; margins −0.019, −0.0049, "
+             "−0.0012 at τ = 1, 4, 16)")
+
+
 @claim("fednorm.p9a", seconds=1.8, title="Partial-participation floor is linear in the server step",
        prediction="stationary E‖z − z*‖² ∝ γ (slope +1) with σ_L = 0, τ = 1, P < n",
        source="Theorem 1, partial-participation term of eq. (4) [L165]; the slope in γ is derived "
        "here from App. B.2 [L656]", theorems=("fednorm.thm1",),
-       provenance="derived",
+       provenance="extrapolation",
        derivation=("with σ_L = 0 and τ = 1 the only noise is client sampling; Theorem 1's partial-"
                    "participation term [L165] (App. B.2 [L656]) is linear in the server step, and "
                    "the stationary variance of a linear recursion z ↦ (I − γH)z + γξ is γ·(Lyapunov"
-                   " solution) + O(γ²): slope +1 in γ (small-step expansion)"),
+                   " solution) + O(γ²): slope +1 in γ (small-step expansion). " + P9_OUTSIDE),
        rule=Interval("predicted", 0.1), params={"part": "a", "predicted": 1.0},
        perturb={"predicted": 2.0}, figure=FigureSpec(
            "Fed-Norm PP floor (exact, τ = 1, σ_L = 0)", "P", "stationary E‖z − z*‖²"),
@@ -227,26 +285,34 @@ def p9a(params: Params, seed: int) -> Measurement:
           "theory_profile": theory.tolist(), "floor_at_P_eq_n": F[:, -1].tolist()}
     run = RunConfig("fednorm-sgda", GAME, {**pset, "eta_cx": 0.05, "eta_cy": 0.05, "P": 2}, 5000,
                     64, seed)
+    # the runs the statistic uses: (a) P = 2 at every γ, (b) P < n at the smallest γ (exact.pp_floor
+    # runs Fed-Norm with γ^s = η^c = γ for x and y, τ = 1)
+    used = ([(gm, 2) for gm in gammas] if params["part"] == "a"
+            else [(gammas[-1], P) for P in Ps[:-1]])
+    runs = [fednorm_conditions("fednorm.thm1", g, {"eta_cx": gm, "eta_cy": gm, "tau": 1, "P": P},
+                               f"γ = {gm:g}, P = {P}") for gm, P in used]
     if params["part"] == "a":
         fit = loglog_slope(gammas, F[:, 1])
         return Measurement(fit.slope, (fit.lo, fit.hi), series=series,
-                           evidence={**ev, "fit": fit.as_dict()}, run=run)
+                           evidence={**ev, "fit": fit.as_dict()}, run=run, conditions=runs)
     prof = F[-1, :-1] / F[-1, 0]
     zero_ok = bool(np.max(F[:, -1]) <= 1e-12 * np.max(F))
     ev.update(profile_measured=prof.tolist(), zero_at_P_eq_n=zero_ok)
     return Measurement(float(np.max(np.abs(prof - theory[:-1]))), series=series, evidence=ev,
-                       run=run, checks=(Check("the floor vanishes at P = n", zero_ok),))
+                       run=run, checks=(Check("the floor vanishes at P = n", zero_ok),),
+                       conditions=runs)
 
 
 p9b = p9a.variant(
     "fednorm.p9b", seconds=1.7, title="Partial-participation floor scales as (n − P)/(P(n − 1)), zero at P = n",
     prediction="floor(P)/floor(1) = (n − P)/(P(n − 1)); floor(n) = 0",
     source="Theorem 1, App. B.2 [L656]; proof of Lemma B.2, eqs. (18)–(19) [L773–L827]",
-    provenance="derived",
+    provenance="extrapolation",
     derivation=("sampling P of n clients without replacement, the aggregate's noise variance is "
                 "(n/P)(n − P)/(n − 1) Σ_i w_i²‖h_i‖² exactly (Lemma B.2, eqs. (18)–(19) "
                 "[L773–L827]); to first order in γ the stationary floor is proportional to it, so "
-                "floor(P)/floor(1) = (n − P)/(P(n − 1)) and floor(n) = 0 (small-step expansion)"),
+                "floor(P)/floor(1) = (n − P)/(P(n − 1)) and floor(n) = 0 (small-step expansion), "
+                "the shape of Theorem 1's partial-participation term [L656]. " + P9B_OUTSIDE),
     rule=Interval("predicted", 0.05),
     params={"part": "b", "predicted": 0.0}, perturb={"predicted": 0.5},
     published=(_P9_FLOOR, Published(
@@ -258,9 +324,17 @@ p9b = p9a.variant(
 
 
 @claim("fednorm.p10a", seconds=1.7, title="No local-step benefit under partial participation with "
-       "heterogeneity", prediction="with P < n and σ_G > 0 the error floor does not fall with τ "
-       "(slope 0 in τ)", source="Corollary 1.2 [L203]; Table 2 and Section 5.1 [L183–L193]",
-       provenance="paper",
+       "heterogeneity (server steps beyond Corollary 1.2's conditions)",
+       prediction="at fixed γ^s τ_eff with γ^s_y = 5γ^s_x (outside the corollary's step-size "
+       "conditions), P < n and σ_G > 0, the error floor does not fall with τ (slope 0 in τ)",
+       source="Corollary 1.2 [L203]; Table 2 and Section 5.1 [L183–L193]",
+       provenance="extrapolation",
+       derivation=("Corollary 1.2 [L203] and Table 2 [L183–L193]: under partial participation "
+                   "with σ_G > 0 local steps bring no benefit, the partial-participation term "
+                   "κ²(n−P)/(n−1) γ^s_y L_f E_w τ_eff σ_G²/P [L656] not falling with τ at fixed "
+                   "γ^s τ_eff; " + P10_STEPS + ", Lemma B.3's 8τγ^s_x L_Φ max w (n/P)(n−P)/(n−1) "
+                   "max{8β_G², 1} ≤ 1 (margin −0.49) and Lemma B.5's server cap τγ^s_y κL_f "
+                   "β_G² (n/P) max{…} ≤ 1/64 (margin −0.084)"),
        theorems=("fednorm.cor1.2",), rule=Interval("predicted", 0.2),
        params={"P": 2, "sigma_G": 3.0, "predicted": 0.0, "T": 1500, "R": 32},
        profiles={"full": {"T": 6000, "R": 64}}, perturb={"P": 10, "sigma_G": 0.0},
@@ -271,11 +345,12 @@ def p10a(params: Params, seed: int) -> Measurement:
     T, R = params["T"], params["R"]
     pset = {"M": 10, "sigma_x": 1.0, "sigma_y": 1.0, "sigma_G": params["sigma_G"]}
     g = make_game(pset, params["instance_seed"])
-    tau_grid, ests = [1, 4, 16], []
+    tau_grid, ests, runs = [1, 4, 16], [], []
     for tau in tau_grid:
         cfg = {"eta_cx": 0.002 / tau, "eta_cy": 0.002 / tau, "gamma_sx": 0.02 / tau,
                "gamma_sy": 5 * (0.02 / tau), "tau": tau, "P": params["P"]}
         ests.append(stationary_floor(FEDNORM_SGDA.method(g, cfg), g, T, R, seed, record_every=10))
+        runs.append(fednorm_conditions("fednorm.cor1.2", g, cfg, f"τ = {tau}"))
     fit, vals = loglog_slope_of_estimates(tau_grid, ests)  # delta-method CI over the τ points
     return Measurement(fit.slope, (fit.lo, fit.hi),
                        series={"measured": (tau_grid, vals.tolist())},
@@ -283,25 +358,35 @@ def p10a(params: Params, seed: int) -> Measurement:
                                            [e.hi for e in ests])},
                        evidence={"taus": tau_grid, "floors": [e.as_dict() for e in ests],
                                  "rounds": T, "replicas": R},
-                       run=RunConfig("fednorm-sgda", GAME, {**pset, **cfg}, T, R, seed))
+                       run=RunConfig("fednorm-sgda", GAME, {**pset, **cfg}, T, R, seed),
+                       conditions=runs)
 
 
 p10b = p10a.variant(
     "fednorm.p10b", seconds=3.3, title="Local steps help under full participation (control for p10a)",
-    prediction="with P = n, σ_G = 0 the local-noise floor falls ∝ 1/τ (slope −1)",
+    prediction="with P = n, σ_G = 0 and p10a's steps (outside the two-timescale condition) the "
+    "local-noise floor falls ∝ 1/τ (slope −1)",
     source="Corollary 1.2 [L201]; the 1/τ slope is derived here from Theorem 1, App. B.2 [L656]",
-    provenance="derived",
+    provenance="extrapolation",
     derivation=("with P = n and σ_G = 0 Theorem 1's noise term (App. B.2 [L656]) carries A_wσ_L², "
                 "the local noise averaged over τ normalised local steps (∝ 1/τ by eq. (18)); "
                 "reading that term as the floor gives slope −1 in τ (a bound read as the floor's "
-                "scaling)"),
+                "scaling). As the control of p10a, " + P10_STEPS + " is the only condition that "
+                "fails (those with (n−P)/(n−1) or β_L vanish at P = n, β_L = 0)"),
     params={"P": 10, "sigma_G": 0.0, "predicted": -1.0},
     perturb={"P": 2, "sigma_G": 3.0},
     figure=FigureSpec("Fed-Norm floor vs τ (P = n, σ_G = 0)", "τ", "stationary E‖∇Φ‖²", logx=True))
 
 
+# the Θ constant of Corollary 1.2's client steps η^c = Θ(1/(L_f τ√T)): 1/2 keeps the shortest
+# horizon (T = 1000) inside Lemma B.5's cap η^c_x L_f β_G ≤ 1/(64κ√D) (1 fails it there)
+P11_ETA = 0.5
+
+
 @claim("fednorm.p11", seconds=3.5, title="NC-SC rate T^{-1/2} under the Cor 1.2 schedule",
-       prediction="(1/T) Σ E‖∇Φ(x_t)‖² = O(T^{-1/2}(nτ)^{-1/2}): log-log slope in T at most −1/2",
+       prediction="(1/T) Σ E‖∇Φ(x_t)‖² = O(T^{-1/2}(nτ)^{-1/2}) under the corollary's schedule "
+       "(Θ constants γ^s_y = 8√(P/(τT)), η^c = 1/(2L_fτ√T), inside its conditions at every T): "
+       "log-log slope in T at most −1/2",
        source="Theorem 1 [L163]; Corollary 1.2 [L199–L203] and its proof, App. B.2 [L719]",
        provenance="paper",
        theorems=("fednorm.thm1", "fednorm.cor1.2"), rule=AtMost("predicted", 0.1),
@@ -310,13 +395,16 @@ p10b = p10a.variant(
        figure=FigureSpec("Fed-Norm-SGDA, Cor 1.2 schedule: average ‖∇Φ‖² vs T", "T",
                          "(1/T) Σ E‖∇Φ(x_t)‖²", logx=True))
 def p11(params: Params, seed: int) -> Measurement:
-    """P11: slope in T under Cor 1.2's encoded schedule, γ^s_y = 8√(P/(τT)) (our Θ constant)."""
+    """P11: slope in T under Cor 1.2's encoded schedule, γ^s_y = 8√(P/(τT)) and η^c = 1/(2L_f τ√T)
+    (our Θ constants: every run inside the corollary's conditions)."""
     pset = {"M": 4, "sigma_x": 1.0, "sigma_y": 1.0, "bxy": 0.5, "a_ratio": 1.0}  # σ_G = a = 1
     g = make_game(pset, params["instance_seed"])
     tau, P, Ts, R = 4, g.M, list(params["Ts"]), params["R"]
-    avgs, per_rep = [], []
+    avgs, per_rep, runs = [], [], []
     for T in Ts:
         cfg = {**exact.cor12_steps(g, tau, T, 8.0 * math.sqrt(P / (tau * T))), "tau": tau}
+        cfg.update(eta_cx=cfg["eta_cx"] * P11_ETA, eta_cy=cfg["eta_cy"] * P11_ETA)
+        runs.append(fednorm_conditions("fednorm.cor1.2", g, cfg, f"T = {T}"))
         tr = simulate(FEDNORM_SGDA.method(g, cfg), T, replicas=R, seed=seed,
                       record_every=max(1, T // 500))
         per_rep.append(tr.metrics["grad_phi_sq"][:-1].mean(axis=0))
@@ -329,7 +417,7 @@ def p11(params: Params, seed: int) -> Measurement:
         bands={"measured": (Ts, [e.lo for e in point_cis], [e.hi for e in point_cis])},
         evidence={"T": Ts, "avg_grad_phi_sq": avgs, "fit": fit.as_dict(),
                   "kappa": g.constants["kappa"], "tau": tau, "n": P},
-        run=RunConfig("fednorm-sgda", GAME, {**pset, **cfg}, Ts[-1], R, seed),
+        run=RunConfig("fednorm-sgda", GAME, {**pset, **cfg}, Ts[-1], R, seed), conditions=runs,
         diverged=None if np.all(np.isfinite(avgs)) else "average ‖∇Φ‖² is not finite")
 
 
@@ -416,10 +504,11 @@ def grad_phi_average(g: Any, config: dict[str, Any], P: int) -> Callable[[int], 
 
 
 def _p20_point(thm: Any, game: dict[str, Any], tau_max: int, params: Params
-               ) -> dict[str, Any]:
+               ) -> tuple[dict[str, Any], dict[str, Fraction]]:
     """One grid point: the game, Theorem 1's max-step steps, observed/bound (the bound × κ^p,
     p = ``kappa_power``) at every horizon of ``Ts``, and its supremum over T (the grid's best
-    horizon refined by golden-section search in log T between its neighbours)."""
+    horizon refined by golden-section search in log T between its neighbours); and the
+    theorem's condition inputs there."""
     g = make_game({**P20_SET, **game}, params["instance_seed"])
     P = g.M // 2
     alg = {**P20_ALG, "tau_max": tau_max, "P": P}
@@ -430,8 +519,9 @@ def _p20_point(thm: Any, game: dict[str, Any], tau_max: int, params: Params
     planted = g.constants["kappa"] ** params["kappa_power"]
     point = {**inputs, **exact_steps}
     # T enters no condition: decided once here, not at every horizon
-    conditions_hold, _ = engine.check(thm, {k: v for k, v in point.items()
-                                            if k in engine.compiled(thm).condition_inputs})
+    at_conditions = {k: v for k, v in point.items()
+                     if k in engine.compiled(thm).condition_inputs}
+    conditions_hold, _ = engine.check(thm, at_conditions)
     bound_at = bound_along(thm, point, "T")
 
     def at(T: int) -> tuple[float, float]:
@@ -453,7 +543,7 @@ def _p20_point(thm: Any, game: dict[str, Any], tau_max: int, params: Params
             "sigma_G": g.constants["sigma_G"], "tau_max": tau_max, "steps": steps,
             "binding": binding, "T": Ts, "observed": observed.tolist(), "bound": bound.tolist(),
             "conditions_hold": conditions_hold, "sup_T": best[0], "sup_observed": best[1],
-            "sup_bound": best[2]}
+            "sup_bound": best[2]}, at_conditions
 
 
 @claim("fednorm.p20", seconds=2.5, title="Theorem 1's O(·) bound: the implied constant stays bounded over κ, "
@@ -464,8 +554,9 @@ def _p20_point(thm: Any, game: dict[str, Any], tau_max: int, params: Params
        "end of each axis the log-log slope's interval does not lie above slope_floor (c is the "
        "supremum over T along the other axes); the largest c and where are reported",
        source="Theorem 1 [L163–L167] and its App. B.2 bound [L656], an O(·) statement with "
-       "absolute constants",
-       provenance="paper",
+       "absolute constants; its conditions with Lemma B.1's L_Φ corrected (erratum "
+       "lemmaB1-L_Phi)",
+       provenance="erratum", errata=("lemmaB1-L_Phi",),
        theorems=("fednorm.thm1", "fednorm.thm1.corrected"),
        rule=UpperBound("slope_floor", end="lower"),
        params={"mus": (1.0, 1 / 4, 1 / 16, 1 / 64), "Ms": (4, 6, 8, 10),
@@ -489,14 +580,19 @@ def p20(params: Params, seed: int) -> Measurement:
              "tau_eff": ("tau_max", params["tau_maxes"]),
              "sigma_G": ("sigma_G", params["sigma_Gs"])}
     rows: dict[str, list[dict[str, Any]]] = {}
+    runs: dict[tuple, RunConditions] = {}  # each distinct grid point (the base is on every axis)
+
+    def point(q: dict[str, Any], where: str) -> dict[str, Any]:
+        row, at_conditions = _p20_point(
+            thm, {"mu": q["mu"], "M": q["M"], "sigma_G": q["sigma_G"]}, q["tau_max"], params)
+        runs.setdefault(tuple(sorted(q.items())), RunConditions(thm.id, at_conditions, where))
+        return row
+
     for direction, (knob, values) in knobs.items():
         for value in values:
             q = {**base, knob: value}
-            row = _p20_point(thm, {"mu": q["mu"], "M": q["M"], "sigma_G": q["sigma_G"]},
-                             q["tau_max"], params)
-            rows.setdefault(direction, []).append(row)
-    base_row = _p20_point(thm, {"mu": base["mu"], "M": base["M"], "sigma_G": base["sigma_G"]},
-                          base["tau_max"], params)
+            rows.setdefault(direction, []).append(point(q, f"{direction}: {knob} = {value:g}"))
+    base_row = point(base, "base point")
     axes = {d: Axis(tuple(r[d] for r in rs), tuple(r["sup_observed"] for r in rs),
                     tuple(r["sup_bound"] for r in rs)) for d, rs in rows.items()}
     axes["T"] = Axis(tuple(float(T) for T in base_row["T"]), tuple(base_row["observed"]),
@@ -515,4 +611,5 @@ def p20(params: Params, seed: int) -> Measurement:
         checks=(Check("the conditions hold at every grid point",
                       all(r["conditions_hold"] for rs in rows.values() for r in rs),
                       "inconclusive"),),
-        run=RunConfig("fednorm-sgda", GAME, {**P20_SET, **cfg}, *P20_RUN, seed))
+        run=RunConfig("fednorm-sgda", GAME, {**P20_SET, **cfg}, *P20_RUN, seed),
+        conditions=list(runs.values()))

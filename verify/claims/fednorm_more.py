@@ -35,6 +35,7 @@ from fedbounds.verify.claim import (
     UpperBound,
     claim,
 )
+from fedbounds.verify.claims.fednorm import fednorm_conditions
 from fedbounds.verify.exact import fednorm as exact
 from fedbounds.verify.exact.minmax import affine_round, fixed_point, round_map
 from fedbounds.verify.fitting import Axis, implied_constant, loglog_slope
@@ -78,6 +79,11 @@ def _cor11_ratios(g, w: np.ndarray, X: np.ndarray) -> dict[str, np.ndarray]:
        "Local SGDA run eq. (5) holds with ε_opt measured; χ² = 0 iff w = p (max LHS/RHS ≤ 1)",
        source="Corollary 1.1, eq. (5) [L173–L179]; its proof, App. B.2 [L701–L711]",
        provenance="paper", theorems=("fednorm.cor1.1",),
+       no_conditions=("Corollary 1.1's inequalities are checked pointwise, at test points from "
+                      "closed forms and along a deterministic Local SGDA trajectory with ε_opt "
+                      "the trajectory's own average of ‖∇Φ̃‖², not Theorem 1's bound on it: they "
+                      "hold at any x and along any trajectory, so no step-size condition enters "
+                      "(Theorem 1's conditions bound only ε_opt)"),
        rule=UpperBound("rhs_scale"),
        params={"rhs_scale": 1.0, "instances": 6, "points": 100, "T": 300},
        profiles={"full": {"instances": 40, "points": 1000, "T": 3000}},
@@ -172,6 +178,11 @@ def _phi_curvature(g) -> float:
     return float(np.max(np.linalg.eigvalsh(0.5 * (hess + hess.T))))
 
 
+# P6 reads Lemma B.1 under the erratum lemmaB1-L_Phi. Why the counterexample works (exact algebra):
+# f(x, y) = bxy − μy²/2 with b² = L_f² − L_fμ has Hessian [[0, b], [b, −μ]] with eigenvalues
+# L_f − μ and −L_f, so it is exactly L_f-smooth and μ-strongly concave; y*(x) = bx/μ and
+# Φ(x) = b²x²/(2μ), so Φ'' = b²/μ = L_f(κ − 1), which exceeds κL_f/2 + L_f iff κ > 4 and never
+# exceeds (1 + κ)L_f.
 @claim("fednorm.p6", title="Lemma B.1: Φ is (1 + κ)L_f-smooth; the printed κL_f/2 + L_f fails for "
        "κ > 4",
        prediction="on f = bxy − μy²/2 with b² = L_f² − L_fμ (exactly L_f-smooth, μ-strongly "
@@ -179,13 +190,10 @@ def _phi_curvature(g) -> float:
        "within the corrected (1 + κ)L_f, as on random strongly concave games (max Φ''/L_Φ ≤ 1 "
        "with the corrected constant)",
        source="Lemma B.1 [L628] (attributed to Nouiehed et al. 2019); erratum lemmaB1-L_Phi",
-       provenance="derived", exact_derivation=True,
-       derivation=("f(x, y) = bxy − μy²/2 with b² = L_f² − L_fμ has Hessian [[0, b], [b, −μ]] with "
-                   "eigenvalues L_f − μ and −L_f, so it is exactly L_f-smooth and μ-strongly concave"
-                   "; y*(x) = bx/μ and Φ(x) = b²x²/(2μ), so Φ'' = b²/μ = L_f(κ − 1), which exceeds "
-                   "κL_f/2 + L_f iff κ > 4 and never exceeds (1 + κ)L_f (exact algebra; a "
-                   "confirmed verdict confirms the erratum)"),
+       provenance="erratum",
        theorems=("fednorm.thm1", "fednorm.thm1.corrected"), errata=("lemmaB1-L_Phi",),
+       no_conditions=("an exact computation of Φ'' on closed-form games against Lemma B.1's "
+                      "constant: no algorithm is run"),
        rule=UpperBound(1.0), params={"constant": "corrected", "mus": (0.5, 0.2, 0.1, 0.05),
                                     "games": 8},
        profiles={"full": {"mus": (0.5, 0.3, 0.2, 0.1, 0.05, 0.02, 0.01), "games": 100}},
@@ -255,6 +263,9 @@ def _wr_moments(directions: np.ndarray, p: np.ndarray, P: int) -> tuple[np.ndarr
        "uniform w (largest relative error 0 ± 1e-10)",
        source="Lemma B.2, eqs. (12), (18)–(19) [L616–L618, L773–L827]; eq. (3) [L149–L151]",
        provenance="paper", theorems=("fednorm.thm1",),
+       no_conditions=("eqs. (12) and (19) are identities of uniform sampling without replacement, "
+                      "checked exactly over every client set at every step size: no theorem's "
+                      "conditions enter"),
        rule=Interval("predicted", 1e-10), params={"predicted": 0.0, "sampling": "without",
                                                   "points": 3},
        profiles={"full": {"points": 20}}, perturb={"sampling": "with"},
@@ -324,10 +335,20 @@ P13_SET = {"M": 5, "sigma_G": 2.0, "p_skew": 0.5}
 
 def _b5_eta_cap(g, tau: np.ndarray) -> float:
     """The smaller client-step cap of Lemma B.5 [L640] (β_G = 1, β_L = 0, a ≡ 1):
-    η^c_x ≤ 1/(64κ L_f √D), D = max_i(τ_i − 1)² (∞ when every τ_i = 1)."""
+    η^c_x ≤ 1/(64κ L_f √D), D = max_i(τ_i − 1)² (∞ when every τ_i = 1); the float is moved
+    4 ulps down, below the rounding of its four operations, so that it never exceeds the
+    exact cap at the same κ, L_f (whichever way the last bits of κ fall)."""
     D = float(np.max((tau - 1.0) ** 2))
     k = g.constants
-    return 1 / (64 * k["kappa"] * k["L_f"] * np.sqrt(D)) if D > 0 else 0.01
+    cap = 1 / (64 * k["kappa"] * k["L_f"] * np.sqrt(D)) if D > 0 else 0.01
+    return cap * (1 - 4 * EPS)
+
+
+def _p13_run(tau_max: int, eta: float) -> dict[str, float | int]:
+    """The parameters of the deterministic Fed-Norm round whose fixed point :func:`_fednorm_bias`
+    computes (all n clients, τ_i linearly spaced 1..τ_max, server step 0.01)."""
+    return {"tau": 1, "tau_max": tau_max, "P": 0, "eta_cx": eta, "eta_cy": eta,
+            "gamma_sx": 0.01, "gamma_sy": 0.01}
 
 
 def _fednorm_bias(g, tau_max: int, etas: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -339,18 +360,29 @@ def _fednorm_bias(g, tau_max: int, etas: np.ndarray) -> tuple[np.ndarray, np.nda
             np.linalg.norm(Z - g.z_star(), axis=1))
 
 
+# why the runs of fednorm.p13a/p13b are outside Theorem 1's conditions (κ = 1.5)
+P13_OUTSIDE = ("The fixed points are those of the round with server steps γ^s_x = γ^s_y = 0.01, "
+               "outside Lemma B.5's two-timescale condition γ^s_x ≤ γ^s_y/(81κ²) (κ = 1.5; "
+               "margin −0.0099 at every run), the one condition that fails (those with "
+               "(n−P)/(n−1) or β_L vanish at P = n, β_L = 0); the server step does not move the "
+               "fixed point (fednorm.p2b), so the same point is the fixed point at γ^s_x = "
+               "γ^s_y/(81κ²), but the round computed is this one")
+
+
 @claim("fednorm.p13a", title="Local-update error: zero at τ_i ≡ 1, quadratic in η^c otherwise",
-       prediction="at the exact deterministic Fed-Norm fixed point (P = n, σ_L = 0) the bias "
+       prediction="at the exact deterministic Fed-Norm fixed point (P = n, σ_L = 0, server steps "
+       "γ^s_x = γ^s_y = 0.01, outside the two-timescale condition) the bias "
        "vanishes when every τ_i = 1 (C_w = D = 0) and ‖∇Φ(x_fp)‖² = Θ((η^c)²) otherwise "
        "(log-log slope 2 in η^c)",
        source="Theorem 1, local-updates term of eq. (4) [L165] and App. B.2 [L656]; Remark 1 "
               "[L169]; the slope is derived here",
-       provenance="derived",
+       provenance="extrapolation",
        derivation=("with σ_L = 0 and P = n, Theorem 1's only term that survives T → ∞ at a fixed "
                    "point is the local-updates term κ²([η^c_x]² + [η^c_y]²)L_f²(C_wσ_L² + Dσ_G²) "
                    "[L656], zero when τ_i ≡ 1 (C_w = D = 0); the fixed point of the affine round is "
                    "analytic in η^c and equals z* at η^c = 0, so ∇Φ(x_fp) = cη^c + O((η^c)²): "
-                   "squared, slope 2 (first-order expansion; the zero at τ ≡ 1 is exact)"),
+                   "squared, slope 2 (first-order expansion; the zero at τ ≡ 1 is exact). "
+                   + P13_OUTSIDE),
        theorems=("fednorm.thm1",), rule=Interval("predicted", 0.1),
        params={"predicted": 2.0, "tau_max": 8}, profiles={"full": {"tau_max": 16}},
        perturb={"predicted": 1.0},
@@ -375,6 +407,8 @@ def p13a(params: Params, seed: int) -> Measurement:
     etas = cap / np.array([1.0, 2.0, 4.0, 8.0])
     gp, dist = _fednorm_bias(g, tau_max, etas)
     gp1, dist1 = _fednorm_bias(g, 0, etas)  # τ_i ≡ 1
+    runs = [fednorm_conditions("fednorm.thm1", g, _p13_run(tau_max, float(eta)),
+                               f"τ_max = {tau_max}, η^c = {eta:.4g}") for eta in etas]
     zero_ok = bool(np.max(dist1) <= 1e-9 * max(1.0, float(np.linalg.norm(g.z_star()))))
     fit = loglog_slope(etas, gp)
     return Measurement(fit.slope, (fit.lo, fit.hi), series={
@@ -382,7 +416,7 @@ def p13a(params: Params, seed: int) -> Measurement:
         "τ_i ≡ 1 (zero up to rounding)": (etas.tolist(), np.maximum(gp1, 1e-300).tolist())},
         evidence={"etas": etas.tolist(), "grad_phi_sq": gp.tolist(), "dist": dist.tolist(),
                   "tau_eq_1_dist": dist1.tolist(), "fit": fit.as_dict(), "cap": cap},
-        checks=(Check("no bias when every τ_i = 1", zero_ok),),
+        checks=(Check("no bias when every τ_i = 1", zero_ok),), conditions=runs,
         run=RunConfig("fednorm-sgda", GAME, {**P13_SET, "tau": 1, "tau_max": tau_max,
                                               "eta_cx": float(etas[0]), "eta_cy": float(etas[0]),
                                               "gamma_sx": 0.01, "gamma_sy": 0.01}, 4000, 1,
@@ -392,20 +426,20 @@ def p13a(params: Params, seed: int) -> Measurement:
 @claim("fednorm.p13b", title="Local-update error within Theorem 1's local-updates term: the "
        "implied constant stays bounded in τ_max and η^c",
        prediction="‖∇Φ(x_fp)‖² = O(κ²([η^c_x]² + [η^c_y]²)L_f²(C_wσ_L² + Dσ_G²)) at the exact "
-       "fixed point for τ_max ∈ {2, 4, …, 64} and η^c at and below Lemma B.5's cap: the implied "
+       "fixed point (server steps γ^s_x = γ^s_y = 0.01, outside the two-timescale condition) "
+       "for τ_max ∈ {2, 4, …, 64} and η^c at and below Lemma B.5's cap: the implied "
        "constant c = ‖∇Φ(x_fp)‖² / the term (constant 1) does not grow without limit along "
        "τ_max (sup over η^c) or along η^c (at the largest τ_max): on the far end of each axis "
        "the log-log slope does not lie above slope_floor; the largest c and where are reported",
        source="Theorem 1, App. B.2 [L656]; Table 2 [L183–L185] (max_i τ_i²/τ̄² in the local "
               "term)",
-       provenance="derived",
+       provenance="extrapolation",
        derivation=("with σ_L = 0, β_L = 0 and P = n the noise and partial-participation terms of "
                    "Theorem 1 [L656] vanish and the optimization term tends to 0 as T → ∞; at the "
                    "fixed point the average of ‖∇Φ(x^(t))‖² is ‖∇Φ(x_fp)‖², so Theorem 1 bounds it"
                    " by its local-updates term κ²([η^c_x]² + [η^c_y]²)L_f²Dσ_G² up to the "
-                   "absolute constant of O(·), which must not depend on τ_max or η^c (the steps "
-                   "satisfy Lemma B.5's client caps; the server step does not move the fixed "
-                   "point)"),
+                   "absolute constant of O(·), which must not depend on τ_max or η^c (the client "
+                   "steps satisfy Lemma B.5's caps). " + P13_OUTSIDE),
        theorems=("fednorm.thm1",), rule=UpperBound("slope_floor", end="lower"),
        params={"tau_maxes": (2, 4, 8, 16, 32, 64), "tail": 4, "slope_floor": 0.05,
                "max_width": 2.0, "D_power": 0.0},
@@ -447,7 +481,12 @@ def p13b(params: Params, seed: int) -> Measurement:
                                   ("eta", "eta", along_eta))}
     ic = implied_constant(axes, tail=params["tail"], slope_floor=params["slope_floor"],
                           max_width=params["max_width"])
+    used = {(r["tau_max"], r["eta"]): r for r in [*along_tau, *along_eta]}  # the axes' points
+    runs = [fednorm_conditions("fednorm.thm1", g, _p13_run(t, eta),
+                               f"τ_max = {t}, η^c = {r['eta_fraction']:g} × cap")
+            for (t, eta), r in used.items()]
     return ic.measurement(series=series, hlines={"largest implied constant": ic.largest},
+                          conditions=runs,
                           evidence={"rows": rows, "D_power": params["D_power"],
                                     "constants": {"kappa": k["kappa"], "L_f": k["L_f"],
                                                   "sigma_G_sq": k["sigma_G_sq"]}},
@@ -490,6 +529,9 @@ def _floor(g, method, P: int) -> float:
                    "times the uniform one (A_w = nτ_eff Σ_i w_i²/τ_i = n‖p‖₂² for τ_i ≡ τ, Theorem "
                    "1 [L167])"),
        theorems=("fednorm.thm1",), rule=Interval("predicted", 1e-8),
+       no_conditions=("an identity of the algorithm's exact stationary second moment (linear in "
+                      "the per-round noise covariance ‖p‖₂²LLᵀ) at every step size: Theorem 1's "
+                      "bound, and so its conditions, is not its premise"),
        params={"predicted": 0.0, "scaling": "n|p|^2"}, perturb={"scaling": "none"},
        figure=FigureSpec("Local-noise floor vs client weights (exact, P = n)", "n‖p‖₂²",
                          "floor(p) / floor(uniform)", logx=True, kind="scatter"),
@@ -534,6 +576,10 @@ def p12a(params: Params, seed: int) -> Measurement:
                    " only enters at O(γ²)); the paper's E_w σ_G² = n max_i p_i σ_G² bounds the "
                    "same sum [L195]"),
        theorems=("fednorm.thm1",), rule=Interval("predicted", 0.01),
+       no_conditions=("the prediction is our small-step expansion of the algorithm's exact "
+                      "stationary second moment with eq. (19), an identity of sampling without "
+                      "replacement: no step-size condition is its premise (Theorem 1's E_wσ_G² "
+                      "proxy is the perturbation, not the prediction)"),
        params={"predicted": 0.0, "proxy": "sum p^2 |grad f_i|^2", "gamma": 0.01},
        perturb={"proxy": "max p zeta^2"},
        figure=FigureSpec("Partial-participation floor vs weights (exact)", "p_skew",
@@ -607,6 +653,9 @@ def _mean_map(g, law: tuple[tuple[int, int], ...], eta: float) -> tuple[np.ndarr
                    "point solves Σ_i p_i E[τ_i] ∇f_i(m) = O(η), i.e. m = z*(w) + O(η) with w_i ∝ "
                    "p_i E[τ_i] (first-order expansion of eq. (2); not a statement of the paper)"),
        theorems=("fednorm.thm1", "fednorm.cor1.1"), rule=Interval("predicted", 0.1),
+       no_conditions=("τ_i^{(t)} varies over rounds, which Theorem 1 does not cover (it fixes τ_i,"
+                      " Section 5 [L155]); the prediction is our first-order expansion of eq. (2)"
+                      " on the exact stationary mean, with no step-size condition as premise"),
        params={"predicted": 1.0, "target": "p E[tau]"}, perturb={"target": "p"},
        figure=FigureSpec("Local SGDA with random τ_i^{(t)}: stationary mean vs η", "η^c",
                          "‖E[z] − z*(w)‖", logx=True),
@@ -722,6 +771,13 @@ P19_FULL = tuple({"M": M, "P": P, "p_skew": s, "tau_max": t, "mu": mu}
                  for t in (1, 8) for mu in (0.5, 0.02))
 
 
+# P19 reads Theorem 1's conditions with Lemma B.1's L_Φ corrected (erratum lemmaB1-L_Phi; the
+# printed one too in the full profile). Why they are feasible: every condition of Lemmas B.3–B.5
+# [L630–L640] bounds a step size from above by a positive quantity of the instance (γ^s_x also by
+# γ^s_y/(81κ²)), so taking γ^s_y, then γ^s_x, η^c_y, η^c_x small enough satisfies all of them;
+# the schedule of App. B.2 [L658–L660] has every step size → 0 as T → ∞ (γ^s_y, η^c ∝ T^{-1/2}),
+# so it is feasible for T large. The conditions are evaluated exactly (engine.check) at the
+# instance's constants; a failure would make Theorem 1 vacuous there.
 @claim("fednorm.p19", title="Theorem 1's step-size conditions are jointly satisfiable; the "
        "two-timescale ratio is only sufficient",
        prediction="for every instance of the grid (n, P, p, τ_i, κ) (the corrected L_Φ; both Lemma "
@@ -732,15 +788,11 @@ P19_FULL = tuple({"M": M, "P": P, "p_skew": s, "tau_max": t, "mu": mu}
        "(fraction of instances feasible = 1)",
        source="Lemma B.5 [L638–L640], Lemmas B.3–B.4 [L630–L634]; Theorem 1, App. B.2 "
               "[L654–L660]",
-       provenance="derived", exact_derivation=True,
-       derivation=("every condition of Lemmas B.3–B.5 [L630–L640] bounds a step size from above by "
-                   "a positive quantity of the instance (γ^s_x also by γ^s_y/(81κ²)), so taking "
-                   "γ^s_y, then γ^s_x, η^c_y, η^c_x small enough satisfies all of them: the "
-                   "feasible set is nonempty; the schedule of App. B.2 [L658–L660] has every step "
-                   "size → 0 as T → ∞ (γ^s_y ∝ T^{-1/2}, η^c ∝ T^{-1/2}), so it is feasible for T "
-                   "large. The conditions are evaluated exactly (engine.check) at the instance's "
-                   "constants; a failure would make Theorem 1 vacuous there"),
+       provenance="erratum",
        theorems=("fednorm.thm1", "fednorm.thm1.corrected"), errata=("lemmaB1-L_Phi",),
+       no_conditions=("an exact analysis of Theorem 1's conditions themselves (their joint "
+                      "feasibility and the schedule's, engine.check); the side check's round at "
+                      "γ^s_x = γ^s_y is outside the two-timescale condition on purpose"),
        rule=Interval("predicted", 1e-12), params={"predicted": 1.0, "T_cap": 10**12,
                                                   "grid": "quick", "constants": "corrected"},
        profiles={"full": {"grid": "full", "constants": "both"}}, perturb={"T_cap": 10},

@@ -50,6 +50,8 @@ from fedbounds.verify.claim import (
     UpperBound,
     claim,
 )
+from fedbounds.verify.claims.fedsgda import cor37_run, cor313_run
+from fedbounds.verify.conditions import RunConditions
 from fedbounds.verify.exact.fedsgda import (
     averaged_method,
     lemma_c4_sides,
@@ -97,8 +99,9 @@ def _game(problem: str, pset: dict[str, Any], instance_seed: int) -> MinMaxGame:
        "(C.2, with L_Φ = L_f(1 + κ)), the y-gap recursion (C.3) and ‖∇_y F‖² ≤ 2L_f(Φ − F) "
        "(A.1(3)) hold: max (lhs − rhs)/(1 + |Φ| + |F|) ≤ 10⁻¹²",
        source="Lemma C.2 [L626–L628], Lemma C.3 [L646–L652] (condition ĉ ≤ c/(8κ²), erratum "
-       "lemmaC3-condition), Lemma A.1(3) [L410–L412]; Theorem 3.12's parameters [L245]",
-       provenance="paper", theorems=("fedsgda.thm3.12", "fedsgda.thm3.12.corrected"),
+       "lemmaC3-condition), Lemma A.1(3) [L410–L412]; Theorem 3.12's parameters [L245] (R1: "
+       "erratum which-L)",
+       provenance="erratum", theorems=("fedsgda.thm3.12", "fedsgda.thm3.12.corrected"),
        errata=("lemmaC3-condition", "which-L"),
        rule=UpperBound("tolerance"),
        params={"regime": "theory", "readings": ("R1",), "steps": 200, "replicas": 3,
@@ -113,7 +116,7 @@ def p2(params: Params, seed: int) -> Measurement:
     Lemma C.3's condition, where C.3 must fail and C.2, A.1(3) (no step condition) still hold."""
     if params["regime"] not in ("theory", "violating"):
         raise ValueError(f"regime must be 'theory' or 'violating', got {params['regime']!r}")
-    rows = []
+    rows, conditions = [], []
     worst_t: dict[str, np.ndarray] = {}
     for family, (problem, pset, coupling) in P2_FAMILIES.items():
         g = _game(problem, pset, params["instance_seed"])
@@ -122,10 +125,18 @@ def p2(params: Params, seed: int) -> Measurement:
         k = g.constants
         readings = params["readings"] if params["regime"] == "theory" else ("violating",)
         for reading in readings:
-            if reading == "violating":
+            thm = "fedsgda.thm3.12" + ("" if reading == "R2" else ".corrected")
+            if reading == "violating":  # the perturbation: outside Lemma C.3's condition
                 cfg = dict(P2_VIOLATING)
+                conditions.append(RunConditions(thm, {
+                    "L_f": k["L_f"], "mu": k["mu"], "N": g.M, "c_1": Fraction(cfg["alpha"])
+                    / Fraction(cfg["eta"]) ** 2, "c_2": Fraction(cfg["beta"])
+                    / Fraction(cfg["eta"]) ** 2, **{n: cfg[n] for n in (
+                        "eta", "c", "c_hat", "Q", "b")}}, f"{family}, violating"))
             else:
                 cfg, _T = cor313_config(k, g.M, 4096, 0, reading)
+                conditions.append(cor313_run(thm, k, g.M, 4096, 0, reading,
+                                             f"{family}, {reading}, N·T_0 = 4096", cfg))
             sides = pathwise_lemma_sides(g, FEDSGDA_M.method(g, cfg), params["steps"],
                                          params["replicas"], seed, k["L_f"] * (1 + k["kappa"]))
             for lemma in ("C.2", "C.3", "A.1(3)"):
@@ -149,6 +160,7 @@ def p2(params: Params, seed: int) -> Measurement:
                                  "note": "a PL but not strongly concave game (rank-deficient "
                                          "y-curvature) is not among the games; the cosine game "
                                          "makes Φ nonconvex"},
+                       conditions=conditions,
                        run=RunConfig("fedsgda-m", QUADRATIC, {
                            **P2_FAMILIES["SC-CH"][1], **first["config"]}, params["steps"],
                            params["replicas"], seed))
@@ -183,10 +195,13 @@ def p4(params: Params, seed: int) -> Measurement:
     iterates, start ȳ_0 = 0, x-clocks ≥ 0.6) and by Monte Carlo on the
     cosine game (start ȳ_0 = y*(x̄_0), so that the y-lag of the first steps does not dominate at
     the small clocks affordable there); statistic max |log ratio|."""
-    rows, series = [], {}
+    rows, series, thm = [], {}, "fedsgda.cor3.13.corrected"
     g = make_game(P4_SET, params["instance_seed"])
+    conditions = []
     for NT0 in params["NT0s_exact"]:
         cfg, T = cor313_config(g.constants, g.M, NT0, 0)
+        conditions.append(cor313_run(thm, g.constants, g.M, NT0, 0, where=(
+            f"quadratic (exact), N·T_0 = {NT0}"), cfg=cfg))
         e = storm_exact_energy(*averaged_method(g, cfg), T)
         clock = cfg["c_hat"] * cfg["eta"] * T
         ratio = e["avg_grad_phi_sq"] / (e["phi_drop"] / clock)
@@ -197,6 +212,8 @@ def p4(params: Params, seed: int) -> Measurement:
     gc = replace(gc, z0=np.concatenate([x0, gc.y_star(x0)]))
     for NT0 in params["NT0s_cos"]:
         cfg, T = cor313_config(gc.constants, gc.M, NT0, 0)
+        conditions.append(cor313_run(thm, gc.constants, gc.M, NT0, 0, where=(
+            f"cosine (Monte Carlo), N·T_0 = {NT0}"), cfg=cfg))
         tr = simulate(FEDSGDA_M.method(gc, cfg), T, replicas=params["replicas"], seed=seed)
         avg = tr.metrics["grad_phi_sq"][:-1].mean(axis=0)
         clock = cfg["c_hat"] * cfg["eta"] * T
@@ -218,7 +235,7 @@ def p4(params: Params, seed: int) -> Measurement:
                        evidence={"runs": rows, "replicas": params["replicas"],
                                  "statistic": "max |log(average / energy)|"},
                        diverged="a run diverged" if any(r.get("diverged") for r in rows)
-                       else None,
+                       else None, conditions=conditions,
                        run=RunConfig("fedsgda-m", COSINE, {**P4_COS, **cfg}, T,
                                      params["replicas"], seed))
 
@@ -275,10 +292,13 @@ def p12(params: Params, seed: int) -> Measurement:
     average (common B, C) and Local SGDA+ has the smaller floor."""
     Ts = list(params["Ts"])
     base = make_game(P12_SET, params["instance_seed"])
-    cases, series = {}, {}
+    cases, series, conditions = {}, {}, []
     for s in params["spreads"]:
         g = with_coupling_spread(base, s, params["instance_seed"])
         cases[s] = _floors(g, Ts)
+        conditions += [cor37_run("fedsgda.cor3.7", g.constants["L_f"], g.M, c["T"],
+                                 f"coupling spread {s:g}, T = {c['T']}", cfg=c)
+                       for c in cases[s]["schedules"]]
         series[f"FedSGDA+, coupling spread {s:g}"] = (Ts, cases[s]["fedsgda_plus"])
         series[f"Local SGDA+, coupling spread {s:g}"] = (Ts, cases[s]["local_sgda_plus"])
     a_only = _floors(make_game(P12_A_ONLY, params["instance_seed"]), Ts)
@@ -299,6 +319,7 @@ def p12(params: Params, seed: int) -> Measurement:
                                            "x-clocks and is not used)"},
                        checks=(Check("Local SGDA+ plateaus (slope ≥ −0.1)", plateau >= -0.1),
                                Check("Local SGDA+ floor grows with the spread", grows)),
+                       conditions=conditions,
                        run=RunConfig("fedsgda-plus", QUADRATIC, {**P12_SET, **cfg}, Ts[-1], 1,
                                      seed))
 
@@ -312,6 +333,10 @@ def p12(params: Params, seed: int) -> Measurement:
        "communication step [L203–L206]; the sync-step gap is erratum lemmaC4-sync",
        provenance="paper", theorems=("fedsgda.thm3.12", "fedsgda.thm3.12.corrected"),
        errata=("lemmaC4-sync", "assumption3.11-first-moment"),
+       no_conditions=("Lemma C.4 [L722] holds 'for every t' with no condition on the steps (it is "
+                      "not an encoded theorem); Theorem 3.12's step conditions are not the "
+                      "lemma's, and the run deliberately leaves them (Q = 50, ĉ = 0.2) to make "
+                      "the communication steps' drift visible"),
        rule=UpperBound("scale", end="lower"),
        params={"steps": 300, "replicas": 8, "scale": 1.0},
        profiles={"full": {"steps": 1000, "replicas": 32}}, perturb={"scale": 0.5},
@@ -386,8 +411,9 @@ def _p15_steps(L_f: Fraction, N: int, T: int, rule: str) -> dict[str, Fraction]:
        "measured (1/T) Σ E‖∇Φ_{1/2L_f}(x̄_t)‖² is at most Theorem 3.6's bound (printed and "
        "with ĉ ≤ 1/(10QL_f)) at a-posteriori G_x, D, Δ: observed/bound ≤ 1, under Cor 3.7's "
        "steps and under the largest steps the conditions allow",
-       source="Theorem 3.6 [L175–L177], Corollary 3.7 [L179], Lemma B.2 [L451]",
-       provenance="paper",
+       source="Theorem 3.6 [L175–L177], Corollary 3.7 [L179], Lemma B.2 [L451]; G_x, D read as "
+       "errata G_x-per-client, D-diameter say",
+       provenance="erratum",
        theorems=("fedsgda.thm3.6", "fedsgda.thm3.6.corrected", "fedsgda.cor3.7"),
        errata=("thm3.6-c_hat", "G_x-per-client", "D-diameter"),
        rule=UpperBound("bound_scale", end="lower"),
@@ -415,11 +441,14 @@ def p15(params: Params, seed: int) -> Measurement:
     k, R, N = g.constants, params["replicas"], g.M
     thms = ("fedsgda.thm3.6", "fedsgda.thm3.6.corrected")
     env0 = float(ncc_moreau(g, g.z0[: g.dx]).upper)
-    rows, series, hlines = [], {}, {}
+    rows, series, hlines, conditions = [], {}, {}, []
+    checked = set(engine.compiled(registry.get(thms[1])).names)
     for rule in params["rules"]:
         obs_s: list[float] = []
         for T in params["Ts"]:
             v = _p15_steps(Fraction(k["L_f"]), N, T, rule)
+            conditions.append(RunConditions(thms[1], {n: x for n, x in v.items() if n in checked},
+                                            f"{rule} steps, T = {T}"))
             cfg = {"c": float(v["c"]), "c_hat": float(v["c_hat"]), "eta_x": float(v["eta_x"]),
                    "eta_y": float(v["eta_y"]), "Q": int(v["Q"]), "S": int(v["S"]), "b": 1.0}
             gx = [0.0]
@@ -475,7 +504,7 @@ def p15(params: Params, seed: int) -> Measurement:
                                                     "solve)"},
                        diverged="a run diverged" if any(r["diverged"] for r in rows) else None,
                        inconclusive=None if cond_ok else
-                       "a theorem's conditions fail at the realized steps",
+                       "a theorem's conditions fail at the realized steps", conditions=conditions,
                        run=RunConfig("fedsgda-plus", NCC, {**P15_SET, **{
                            n: last[n] for n in ("c", "c_hat", "eta_x", "eta_y", "Q", "S",
                                                 "b")}}, last["T"], R, seed))

@@ -26,6 +26,7 @@ from fedbounds.verify.claim import (
     UpperBound,
     claim,
 )
+from fedbounds.verify.claims.sagda import run_at
 from fedbounds.verify.exact.sagda import full_participation_average
 from fedbounds.verify.fitting import loglog_slope, mean_ci
 
@@ -54,10 +55,21 @@ def _cor2_config(kappa: float, m: int, K: int, T: int) -> dict[str, Any]:
 @claim("sagda.p13", title="Communication complexity O(ε⁻²) with K = T/M (Corollary 2)",
        prediction="under Corollary 2's schedule with full participation and K = T/M local steps, "
                   "the rounds T_ε needed for (1/T) Σ E‖∇Φ(x_t)‖² ≤ ε² grow like ε⁻²: the "
-                  "log-log slope of T_ε in 1/ε is at most 2 (+0.25); a fixed K gives ≈ 4",
+                  "log-log slope of T_ε in 1/ε is at most 2 (+0.25); a fixed K gives ≈ 4. The "
+                  "schedule as written fails Corollary 2's conditions (7)–(9) (an extrapolation)",
        source="Corollary 2 and the remark after it [L234–L238]: K = O(T/M), communication "
               "complexity O(1/ε²); Table 1 [L49]",
-       provenance="paper", theorems=("sagda.cor2",),
+       provenance="extrapolation", theorems=("sagda.cor2",),
+       derivation=("the runs follow Corollary 2's schedule as written: K = T/M, local steps at "
+                   "their cap 1/((mT)^{1/4}K^{5/4}), c_y = 0.5, c_x = c_y/(25κ²), m = M = 4, "
+                   "L_f = κ = 1.85. Its conditions fail at every T: the drift condition (7) by "
+                   "−12.3 to −12.6 (at the cap and K = T/m its left side 8K(K−1)(2K−1)L_f²η_l² "
+                   "tends to 16L_f²/m ≈ 13.7 whatever T), (8) by −11.6, −5.81, −2.92 and (9) by −0.495, −0.427, −0.393 at T = 256, "
+                   "512, 1024 ((8) −1.47, −0.750 and (9) −0.377, −0.368 at T = 2048, 4096, full "
+                   "profile), and at some T the caps themselves by rounding (≈ −10⁻²⁰). Inside "
+                   "(7) the local steps would sit ≈ 3.7× below the cap, which is not the "
+                   "schedule the corollary writes; the ε⁻² communication is its prediction "
+                   "taken at that schedule"),
        rule=AtMost("exponent", 0.25),
        params={"local_steps": "T/M", "exponent": 2.0, "Ts": (256, 512, 1024)},
        profiles={"full": {"Ts": (256, 512, 1024, 2048, 4096)}},
@@ -73,12 +85,15 @@ def p13(params: Mapping[str, Any], seed: int) -> Measurement:
     m, kappa, Ts = g.M, g.constants["kappa"], list(params["Ts"])
     curves: dict[str, list[float]] = {}
     configs: dict[str, list[dict[str, Any]]] = {}
+    conditions: dict[str, list[Any]] = {}
     for mode in ("T/M", "fixed"):
-        curves[mode], configs[mode] = [], []
+        curves[mode], configs[mode], conditions[mode] = [], [], []
         for T in Ts:
             K = max(1, T // m) if mode == "T/M" else max(1, Ts[0] // m)
             cfg = _cor2_config(kappa, m, K, T)
             curves[mode].append(full_participation_average(FSGDA.method(g, cfg), g, T))
+            conditions[mode].append(run_at("sagda.cor2", g, K, m, cfg, f"T = {T}, K = {K}",
+                                           T=T))
             configs[mode].append({"T": T, **cfg, "gamma_x": cfg["eta_xl"] * cfg["eta_xg"] * K,
                                   "gamma_y": cfg["eta_yl"] * cfg["eta_yg"] * K})
     fits = {mode: loglog_slope(np.array(curves[mode]) ** -0.5, np.array(Ts, float))
@@ -104,7 +119,8 @@ def p13(params: Mapping[str, Any], seed: int) -> Measurement:
                           "and the round averages mK = T gradients, so the average falls like "
                           "1/T; with K fixed it falls like T^(-1/2)"},
         run=RunConfig("fsgda", QUADRATIC, {**P13_SET, **{k: last[k] for k in (
-            "eta_xl", "eta_yl", "eta_xg", "eta_yg", "K", "m")}}, last["T"], 1, seed))
+            "eta_xl", "eta_yl", "eta_xg", "eta_yg", "K", "m")}}, last["T"], 1, seed),
+        conditions=conditions[mode])
 
 
 @claim("sagda.p14", title="Larger local and global step sizes converge faster (Figures 5–6)",
@@ -114,6 +130,10 @@ def p13(params: Mapping[str, Any], seed: int) -> Measurement:
        source="Appendix, 'Impact of the Local Step-size' and 'Impact of the Global Step-size', "
               "Figures 5–6 [L480–L497]",
        provenance="paper", theorems=("sagda.thm1.opt1", "sagda.thm2"),
+       no_conditions="an empirical observation of the paper's experiments (Figures 5–6), not a "
+                     "theorem's prediction: the paper states it for its runs, which take "
+                     "η_{x,l} = η_{y,l} and η_{x,g} = η_{y,g} (η_y/η_x = 1, which conditions (9) "
+                     "and (13) exclude), so no theorem's conditions are claimed for them",
        rule=UpperBound("ratio_bound", end="lower"),
        params={"ratio_bound": 1.0, "T": 50, "R": 4, "m": 10},
        profiles={"full": {"T": 200, "R": 16}}, perturb={"ratio_bound": 0.05},

@@ -8,7 +8,9 @@ itself, one client and all clients, p = 1 and small p, the smallest horizon the 
 allow and the most local steps they allow) — on instances with exact constants, and reports
 the worst ratio observed/bound with the constants where it occurs (evidence ``sweep_table``).
 The verdict is decided on the paper's printed statements; corrected forms (the errata) are run
-at the same points and shown in the table, not decided on.
+at the same points and shown in the table, not decided on. The runs a verdict rests on (every
+deciding point whose conditions hold) are reported with the inputs at which their theorem's
+conditions were evaluated (:func:`run_conditions`, for the verdict's conditions check).
 
 Exact where the round map is affine (SAGDA, FSGDA, Fed-Norm-SGDA on quadratic games with
 additive noise: :func:`fedbounds.verify.sweeps.exact_average` enumerates every client set;
@@ -22,11 +24,14 @@ the Monte Carlo runs from the noise seed."""
 from __future__ import annotations
 
 import math
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
+from fedbounds import engine, registry
 from fedbounds.problems import proxskip as pfam
 from fedbounds.problems.minmax import MinMaxGame, make_game
 from fedbounds.problems.sagda import theorem_inputs
@@ -34,12 +39,42 @@ from fedbounds.verify import sweeps
 from fedbounds.verify.algorithm import Algorithm
 from fedbounds.verify.algorithms.sagda import FSGDA, SAGDA_I, SAGDA_II
 from fedbounds.verify.claim import Check, FigureSpec, Measurement, Params, UpperBound, claim
+from fedbounds.verify.conditions import RunConditions
 from fedbounds.verify.exact import proxskip as pexact
 from fedbounds.verify.minmax import client_grad
 from fedbounds.verify.publication import EPS, Published
 
 RULE = UpperBound("bound_scale", end="lower")
 FIGURE_Y = "observed / bound (exact, or Monte Carlo mean)"
+
+
+@dataclass
+class Point(sweeps.SweepPoint):
+    """A grid point with the values at which its theorem's conditions were evaluated (the
+    run's inputs), reported for the verdict's conditions check (:func:`run_conditions`)."""
+
+    inputs: Mapping[str, Any] = field(default_factory=dict)
+
+
+def run_conditions(points: Sequence[sweeps.SweepPoint], keep: Collection[int] | None = None
+                   ) -> list[RunConditions]:
+    """The runs a sweep's verdict rests on, with their theorem's inputs: every point of a
+    deciding theorem whose conditions hold (the points :func:`sweeps.sweep_measurement`
+    takes the worst ratio over), or the indices ``keep`` (fednorm.p21's fitted points)."""
+    out = []
+    for k, p in enumerate(points):
+        if (k in keep) if keep is not None else (p.decides and p.conditions_hold):
+            names = engine.compiled(registry.get(p.theorem)).names
+            values = p.inputs if isinstance(p, Point) else {}
+            out.append(RunConditions(p.theorem, {n: v for n, v in values.items() if n in names},
+                                     f"grid point {k + 1}"))
+    return out
+
+
+def with_conditions(m: Measurement, points: Sequence[sweeps.SweepPoint],
+                    keep: Collection[int] | None = None) -> Measurement:
+    """``m`` with the conditions check of the runs its verdict rests on."""
+    return replace(m, conditions=run_conditions(points, keep))
 
 
 # ---- SAGDA / FSGDA ----------------------------------------------------------------------------
@@ -143,22 +178,23 @@ def sagda_sweep(params: Params, seed: int) -> Measurement:
                 value, err, _ts, _avgs = sagda_exact(alg, g, {**steps, "K": K}, m, T)
                 affine_err = max(affine_err, err)
                 for t, decides in ((tid, True), (corrected, False)):
-                    bd = sweeps.bound_at(t, {**inputs, **steps, "T": T})
-                    points.append(sweeps.SweepPoint(
+                    at = {**inputs, **steps, "T": T}
+                    bd = sweeps.bound_at(t, at)
+                    points.append(Point(
                         t, consts, steps, value, bd.value, bd.feasible, binding=binding,
-                        violated=bd.violated, decides=decides, terms=bd.terms))
+                        violated=bd.violated, decides=decides, terms=bd.terms, inputs=at))
                 runs[tid] = (alg.name, {**pset, **steps, "K": K, "m": m})
     worst = max((p for p in points if p.decides and p.conditions_hold), key=lambda p: p.ratio,
                 default=None)
     name, cfg = runs[worst.theorem] if worst is not None else next(iter(runs.values()))
-    return sweeps.sweep_measurement(
+    return with_conditions(sweeps.sweep_measurement(
         points, bound_scale=params["bound_scale"],
         run=sweeps.run_config_of(name, "minmax-scalar", {}, cfg, T, 1, seed),
         evidence={"step_rule": SAGDA_STEP_RULE, "rounds": T, "affine_model_max_error": affine_err,
                   "method": "exact first and second moments over all C(M, m) client sets "
                             "(verify.sweeps.exact_average)",
                   "instances": "scalar games (dx = dy = 1, a = b = μ = 1), M = 10, exact L_f, μ, "
-                               "σ, σ_G, 𝓛_0 − 𝓛_* (problems.sagda.theorem_inputs)"})
+                               "σ, σ_G, 𝓛_0 − 𝓛_* (problems.sagda.theorem_inputs)"}), points)
 
 
 # ---- ProxSkip-VIP -------------------------------------------------------------------------------
@@ -229,10 +265,10 @@ def _proxskip_points(label: str, prob: pfam.AffineVIP, noisy: pfam.AffineVIP, ho
             vals = {**values, "gamma": gamma, "p": p}
             ratio, info = proxskip_ratio(inst, tid, vals, gamma, p, cap=horizon)
             ok = sweeps.bound_at(tid, {**vals, "V_0": 1.0, "T": 1}).feasible
-            out.append(sweeps.SweepPoint(
+            out.append(Point(
                 tid, {"instance": label, "estimator": est, "p_factor": f, "mu": mu, "ell": ell},
                 {"gamma": gamma, "p": p}, ratio, 1.0, ok, binding=binding,
-                decides=not tid.endswith(".corrected"), terms=info))
+                decides=not tid.endswith(".corrected"), terms=info, inputs=vals))
     # Corollary 3.5 and Theorem 4.2 (SGDA, p = √(γμ)), ε over the grid
     sig_sq, L_g = float(cn["sigma_star_sq"]), float(cn["L_g"])
     gamma0 = min(1 / (2 * L_g), 1 / (2 * mu))
@@ -246,11 +282,11 @@ def _proxskip_points(label: str, prob: pfam.AffineVIP, noisy: pfam.AffineVIP, ho
             ratio, info = proxskip_ratio(noisy, tid, {**values, "gamma": gamma}, gamma, p,
                                          cap=horizon)
             ok = sweeps.bound_at(tid, {**values, "gamma": gamma, "V_0": 1.0, "T": 1}).feasible
-            out.append(sweeps.SweepPoint(
+            out.append(Point(
                 tid, {"instance": label + " + noise", "epsilon": eps, "eps_factor": f,
                       "sigma_star_sq": sig_sq, "L_g": L_g, "mu": mu}, {"gamma": gamma, "p": p},
                 ratio, 1.0, ok, binding=binding, decides=not tid.endswith(".corrected"),
-                terms=info))
+                terms=info, inputs={**values, "gamma": gamma}))
     return out
 
 
@@ -280,7 +316,7 @@ def proxskip_sweep(params: Params, seed: int) -> Measurement:
     first = PROXSKIP_INSTANCES[params["instances"]][0][1]
     decided = [p for p in points if p.decides]
     worst = max(decided, key=lambda p: p.ratio)
-    return sweeps.sweep_measurement(
+    return with_conditions(sweeps.sweep_measurement(
         points, bound_scale=params["bound_scale"],
         run=sweeps.run_config_of(
             "proxskip-gda-fl", "proxskip-g-norm" if first["family"] == "g_norm"
@@ -292,7 +328,7 @@ def proxskip_sweep(params: Params, seed: int) -> Measurement:
                                 "setting); SGDA with coupled additive noise: A = L_g = ℓ, "
                                 "D_1 = 2σ_*², B = C = D_2 = 0, ρ = 1 (Lemma 3.4 [L168]); M = 1 "
                                 "(any M > B/ρ = 0)",
-                  "x0_h0": "x_0 = h_0 = 0 (the authors' code)"})
+                  "x0_h0": "x_0 = h_0 = 0 (the authors' code)"}), points)
 
 
 # ---- FedSGDA+ / FedSGDA-M ------------------------------------------------------------------------
@@ -362,10 +398,11 @@ def fedsgda_m_points(grid: str, instance_seed: int) -> tuple[list[sweeps.SweepPo
                 consts = {"N": g.M, "NT0": NT0, "nu": nu, "T": T, "kappa": g.constants["kappa"],
                           "sigma": g.constants["sigma"], "zeta": g.constants["zeta"]}
                 for tid in (thm, cor):
-                    bd = sweeps.bound_at(tid, {**inputs, "T": T})
-                    points.append(sweeps.SweepPoint(
+                    at = {**inputs, "T": T}
+                    bd = sweeps.bound_at(tid, at)
+                    points.append(Point(
                         tid, consts, cfg, observed, bd.value, bd.feasible, binding=binding,
-                        violated=bd.violated, decides=decides, terms=bd.terms))
+                        violated=bd.violated, decides=decides, terms=bd.terms, inputs=at))
                 if decides and run is None:
                     run = sweeps.run_config_of("fedsgda-m", "minmax-quadratic", pset, cfg, T, 1,
                                                0)
@@ -434,11 +471,13 @@ def fedsgda_plus_points(grid: str, R: int, instance_seed: int, seed: int
         cfg = {"c_hat": c_hat, "c": c, "eta_x": 1.0, "eta_y": 1.0, "Q": Q, "S": S, "b": 1.0}
         mean, lo, hi, _div = moreau_average(FEDSGDA_PLUS, g, cfg, T, R, seed)
         for tid, decides in (("fedsgda.thm3.6", True), ("fedsgda.thm3.6.corrected", False)):
-            bd = sweeps.bound_at(tid, {**inp, **cfg, "N": N, "T": T})
-            points.append(sweeps.SweepPoint(
+            at = {**inp, **cfg, "N": N, "T": T}
+            bd = sweeps.bound_at(tid, at)
+            points.append(Point(
                 tid, consts, cfg, mean, bd.value, bd.feasible, lo, hi,
                 binding={"c_hat": b1, "c": b2}, violated=bd.violated,
-                method=f"Monte Carlo ({R} replicas)", decides=decides, terms=bd.terms))
+                method=f"Monte Carlo ({R} replicas)", decides=decides, terms=bd.terms,
+                inputs=at))
         run = run or sweeps.run_config_of("fedsgda-plus", "minmax-ncc", pset, cfg, T, R, seed)
         sched = cor37_config(inp["L_f"], N, T)  # Corollary 3.7 fixes every step; its c puts
         # cη_y exactly on the condition's boundary: c, ĉ taken SAFETY inside (float rounding)
@@ -446,11 +485,13 @@ def fedsgda_plus_points(grid: str, R: int, instance_seed: int, seed: int
                  "c_hat": sched["c_hat"] * (1 - sweeps.SAFETY), "b": 1.0}
         mean, lo, hi, _div = moreau_average(FEDSGDA_PLUS, g, cfg37, T, R, seed)
         for tid, decides in (("fedsgda.cor3.7", True), ("fedsgda.cor3.7.corrected", False)):
-            bd = sweeps.bound_at(tid, {**inp, **cfg37, "N": N, "T": T})
-            points.append(sweeps.SweepPoint(
+            at = {**inp, **cfg37, "N": N, "T": T}
+            bd = sweeps.bound_at(tid, at)
+            points.append(Point(
                 tid, {**consts, "Q": sched["Q"], "S": sched["S"]}, cfg37, mean, bd.value,
                 bd.feasible, lo, hi, binding="Corollary 3.7's schedule", violated=bd.violated,
-                method=f"Monte Carlo ({R} replicas)", decides=decides, terms=bd.terms))
+                method=f"Monte Carlo ({R} replicas)", decides=decides, terms=bd.terms,
+                inputs=at))
     return points, run
 
 
@@ -476,8 +517,9 @@ def fedsgda_sweep(params: Params, seed: int) -> Measurement:
     m_points, m_run = fedsgda_m_points(params["grid"], params["instance_seed"])
     p_points, _p_run = fedsgda_plus_points(params["grid"], params["replicas"],
                                            params["instance_seed"], seed)
-    return sweeps.sweep_measurement(
-        m_points + p_points, bound_scale=params["bound_scale"],
+    points = m_points + p_points
+    return with_conditions(sweeps.sweep_measurement(
+        points, bound_scale=params["bound_scale"],
         run=m_run and sweeps.RunConfig(m_run.algorithm, m_run.problem, m_run.set, m_run.rounds,
                                        1, seed),
         evidence={"fedsgda_m": "common-Hessian games (SC-CH) with additive noise: the averaged "
@@ -490,7 +532,7 @@ def fedsgda_sweep(params: Params, seed: int) -> Measurement:
                                   "form), ‖∇Φ_{1/2L_f}‖² in closed form (verify.sweeps."
                                   "moreau_grad_sq); Monte Carlo mean with its 95% interval",
                   "c_hat_printed": "printed Theorem 3.6 does not constrain ĉ (erratum): ĉ is "
-                                   "the corrected condition's max-step ĉ = 1/(10QL_f)"})
+                                   "the corrected condition's max-step ĉ = 1/(10QL_f)"}), points)
 
 
 # ---- Fed-Norm-SGDA(+) -----------------------------------------------------------------------
@@ -571,14 +613,14 @@ def fednorm_ncsc_points(grid: str, T: int, instance_seed: int
                 curve = curves[key]
                 # Corollary 1.1 bounds min_t ‖∇Φ(x_t)‖²: the smallest exact E‖∇Φ(x_t)‖²
                 observed = float(curve.min()) if "cor1.1" in tid else float(curve.mean())
-                bd = sweeps.bound_at(tid, {**inputs, **steps})
-                points.append(sweeps.SweepPoint(tid, consts, steps, observed, bd.value,
-                                                bd.feasible, binding=binding,
-                                                violated=bd.violated, decides=decides,
-                                                terms=bd.terms,
-                                                along_T=_along_T(tid, {**inputs, **steps}, curve,
-                                                                 long_runs[key],
-                                                                 "cor1.1" in tid)))
+                at = {**inputs, **steps}
+                bd = sweeps.bound_at(tid, at)
+                points.append(Point(tid, consts, steps, observed, bd.value, bd.feasible,
+                                    binding=binding, violated=bd.violated, decides=decides,
+                                    terms=bd.terms,
+                                    along_T=_along_T(tid, at, curve, long_runs[key],
+                                                     "cor1.1" in tid),
+                                    inputs=at))
     return points, run, affine_err
 
 
@@ -679,13 +721,14 @@ def fednorm_ncc_points(grid: str, T: int, R: int, instance_seed: int, seed: int
                                                   {**steps, "tau": tau, "P": P, "S": S}, T, R,
                                                   seed)
             observed = runs[steps_from]
-            bd = sweeps.bound_at(tid, {**inputs, **steps, "S": S})
-            points.append(sweeps.SweepPoint(
+            at = {**inputs, **steps, "S": S}
+            bd = sweeps.bound_at(tid, at)
+            points.append(Point(
                 tid, consts, {**steps, "S": S}, observed[0], bd.value, bd.feasible, observed[1],
                 observed[2], binding=binding, violated=bd.violated,
                 method=f"Monte Carlo ({R} replicas)", decides=decides, terms=bd.terms,
                 note="Corollary 2.1 bounds min_t: the average is an upper bound of it"
-                if "cor2.1" in tid else ""))
+                if "cor2.1" in tid else "", inputs=at))
     return points
 
 
@@ -764,11 +807,13 @@ def fednorm_sweep(params: Params, seed: int) -> Measurement:
                                max_width=params["max_width"])
         fits.append((k, p, fit))
     if not fits:
-        return replace(measurement, statistic=None, interval=None,
+        return replace(with_conditions(measurement, points), statistic=None, interval=None,
                        inconclusive="no NC-SC grid point has its conditions holding at three "
                                     "horizons or more")
     k, worst, fit = max(fits, key=lambda f: f[2].slopes["T"].lo)
     slope = fit.slopes["T"]
+    # the fitted points' runs (Theorem 1's conditions do not involve T: one check per point)
+    measurement = with_conditions(measurement, points, {i for i, _, _ in fits})
     evidence = {**measurement.evidence,
                 "implied_constant_in_T": [{"point": i + 1, "theorem": p.theorem,
                                            "constants": p.constants, **f.as_dict()}
@@ -837,24 +882,24 @@ def feddro_points(grid: str, instance_seed: int, seed: int
             for tid, decides in FEDDRO_THEOREMS:
                 at = theorem_at(tid, c)
                 ok = all(h_ for _r, h_ in at.conditions.values())
-                points.append(sweeps.SweepPoint(
+                points.append(Point(
                     tid, consts, steps, float(G.mean()), float(at.value), ok, lo, hi,
                     binding={"I": binding}, violated=[n for n, (_r, h_) in at.conditions.items()
                                                       if not h_],
                     method=method, decides=decides,
-                    terms={k: float(v) for k, v in at.terms.items()}))
+                    terms={k: float(v) for k, v in at.terms.items()}, inputs=c))
             if s == 0:  # Theorem 4.2: modified FedAvg (ȳ every iteration), σ_h = σ_g = 0
                 hm = history(MODIFIED_FEDAVG.method(prob, {"T": T, "I": I}), T,
                              observe=observers(prob, "grad_phi_sq"))
                 Gm = float(hm.G(T).mean())
                 for tid, decides in (("feddro.thm4.2", True), ("feddro.thm4.2.corrected", False)):
                     at = theorem_at(tid, c)
-                    points.append(sweeps.SweepPoint(
+                    points.append(Point(
                         tid, consts, steps, Gm, float(at.value),
                         all(h_ for _r, h_ in at.conditions.values()), binding={"I": binding},
                         violated=[n for n, (_r, h_) in at.conditions.items() if not h_],
                         method="exact (deterministic run)", decides=decides,
-                        terms={k: float(v) for k, v in at.terms.items()}))
+                        terms={k: float(v) for k, v in at.terms.items()}, inputs=c))
             if run is None:
                 run = sweeps.RunConfig("feddro", "feddro-p1", {"K": K, "A": 0.5, "C": 0.5,
                                                                "s": s, "T": T, "I": I}, T, R, seed)
@@ -879,7 +924,7 @@ def feddro_points(grid: str, instance_seed: int, seed: int
 def feddro_sweep(params: Params, seed: int) -> Measurement:
     """The FedDRO sweep."""
     points, run = feddro_points(params["grid"], params["instance_seed"], seed)
-    return sweeps.sweep_measurement(
+    return with_conditions(sweeps.sweep_measurement(
         points, bound_scale=params["bound_scale"], run=run,
         evidence={"steps": "η = √(|b|K/T) and β = c_βη are fixed by the theorems (Theorem 5.1 "
                            "[L234]); the free constants are the horizon T (smallest allowed, "
@@ -887,4 +932,4 @@ def feddro_sweep(params: Params, seed: int) -> Measurement:
                            "I − 1 ≤ T^{1/4}/(bK)^{3/4}; Theorems 5.1, F.1 leave I free on P1, "
                            "where L_g = L_h = 0)",
                   "sigma_g": "σ_g² ≥ s²(1 + x²) on the visited box |x| ≤ 2·max|x̄| (claim "
-                             "feddro.p8)"})
+                             "feddro.p8)"}), points)

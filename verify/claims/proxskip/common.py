@@ -1,5 +1,6 @@
 """What the ProxSkip-VIP claims share: the step-size grid of P1/P2 (from the encoded schedules),
-simultaneous normal quantiles, and series thinning."""
+the runs' theorem inputs (:class:`RunConditions` of Corollary 3.6, Theorem 4.2 and Theorem 3.1
+with Lemma 3.4), simultaneous normal quantiles, and series thinning."""
 
 from __future__ import annotations
 
@@ -10,7 +11,10 @@ import numpy as np
 
 from fedbounds.complexity import schedule_values
 from fedbounds.problems.proxskip import AffineVIP
-from fedbounds.verify.exact.proxskip import THEOREMS
+from fedbounds.theorems import proxskip as theory
+from fedbounds.verify.algorithms import proxskip as algorithms
+from fedbounds.verify.conditions import RunConditions
+from fedbounds.verify.exact.proxskip import THEOREMS, derived_values
 
 
 def gda_grid(problem: AffineVIP) -> list[tuple[str, float, float, str]]:
@@ -35,6 +39,48 @@ def at_most(value: float, cap: Fraction) -> float:
     ``cap``: a step size on its condition's boundary then satisfies the condition exactly on
     every machine, instead of by the luck of the last bit of a computed ℓ."""
     return value if Fraction(value) <= cap else math.nextafter(value, -math.inf)
+
+
+def gda_schedule(problem: AffineVIP) -> tuple[float, float]:
+    """(γ, p) of Corollary 3.6 [L182], γ = 1/(2ℓ) and p = √(γμ) (``algorithms.gda_steps``),
+    with γ one float lower where its rounding went above 1/(2ℓ) or 1/(2L_g) (:func:`at_most`):
+    the run then meets Corollary 3.6's and Theorem 4.2's γ conditions exactly."""
+    gamma, p = algorithms.gda_steps(problem)
+    c = problem.constants
+    cap = min(1 / (2 * Fraction(float(c["ell"]))), 1 / (2 * Fraction(float(c["L_g"]))))
+    return at_most(gamma, cap), p
+
+
+def cor36_run(theorem: str, problem: AffineVIP, gamma: float, p: float,
+              where: str) -> RunConditions:
+    """Corollary 3.6's inputs (``proxskip.cor3.6`` or ``.corrected``) at a run of ProxSkip-GDA
+    (-FL) on ``problem``: its γ and p, the instance's μ and ℓ."""
+    c = problem.constants
+    return RunConditions(theorem, {"gamma": float(gamma), "p": float(p), "mu": float(c["mu"]),
+                                   "ell": float(c["ell"])}, where)
+
+
+def thm42_run(problem: AffineVIP, gamma: float, where: str, epsilon: float = 1.0,
+              theorem: str = "proxskip.thm4.2") -> RunConditions:
+    """Theorem 4.2's inputs at a run of ProxSkip-(S)GDA-FL on ``problem``: its γ, the instance's
+    μ, L_g and σ_*, and the accuracy ε the run targets (with σ_* = 0, g_i = f_i, the cap
+    με/(8σ_*²) is +∞ and ε plays no part: 1 stands for any)."""
+    c = problem.constants
+    return RunConditions(theorem, {"gamma": float(gamma), "mu": float(c["mu"]),
+                                   "L_g": float(c["L_g"]),
+                                   "sigma_star": float(c["sigma_star"]),
+                                   "epsilon": float(epsilon)}, where)
+
+
+def thm31_sgda_run(problem: AffineVIP, gamma: float, p: float, where: str) -> RunConditions:
+    """Theorem 3.1's inputs at a run of ProxSkip-SGDA(-FL): Lemma 3.4's estimator constants
+    (A = L_g, B = C = D_2 = 0, D_1 = 2σ_*², ρ = 1) at the instance's L_g and σ_*, M = 1 (the
+    theorem asks for some M > B/ρ = 0), the run's γ and p and the instance's μ."""
+    c = problem.constants
+    lemma = derived_values(theory.lemma34, {"L_g": float(c["L_g"]),
+                                            "sigma_star": float(c["sigma_star"]), "inner": 0.0})
+    return RunConditions("proxskip.thm3.1", {**lemma, "gamma": float(gamma), "p": float(p),
+                                             "mu": float(c["mu"]), "M": 1.0}, where)
 
 
 def safe(gamma: float) -> float:

@@ -26,14 +26,18 @@ from fedbounds.verify.exact.proxskip import THEOREMS, bound_ratio
 from fedbounds.verify.executor import Trace
 from fedbounds.verify.publication import EPS, Published
 
-from .common import thin
+from .common import cor36_run, thin
 
 
 @claim("proxskip.p14", title="Constant relations μ ≤ L ≤ ℓ ≤ L²/μ; ℓ_spec ≤ ℓ, equal for "
        "normal J", prediction="all relations on random and paper-generator matrices; ℓ = L²/μ "
-       "on G-norm, ℓ = L < κL on G-sym",
+       "on G-norm, ℓ = L < κL on G-sym. An erratum reading: ℓ ≤ κL = L²/μ with equality only "
+       "on some instances (erratum ell-kappa-L), where the remark after Corollary 3.6 writes "
+       "ℓ = κL; the G-sym check (ℓ < κL) rests on it",
        source="Section 2.2 [L101]; remark after Corollary 3.6 [L184]; Appendix G [L774]",
-       provenance="paper",
+       provenance="erratum",
+       no_conditions=("relations between the constants of matrices, computed by exact linear "
+                      "algebra; no algorithm is run"),
        theorems=("proxskip.cor3.6", "proxskip.cor3.6.corrected"), errata=("ell-kappa-L",),
        rule=rules.UpperBound(1.0, rtol="rtol"),
        params={"ell_scale": 1.0, "rtol": 1e-9, "matrices": 500, "game_clients": 5,
@@ -114,7 +118,8 @@ def paper_game(instance_seed: int) -> families.AffineVIP:
     return families.quadratic_game(n=20, m=100, d=20, seed=instance_seed)
 
 
-@claim("proxskip.p15", seconds=1.7, title="Diagnostic: the spectral ℓ rule can put γ above the theory's "
+@claim("proxskip.p15", seconds=1.7,
+       title="Diagnostic: the spectral ℓ rule can put γ above the theory's "
        "limit; p = 1 GDA diverges iff γ ≥ 2/ℓ_spec", prediction="stability threshold of the "
        "exact p = 1 map equals 2/ℓ_spec; executor diverges above, converges below",
        source="Appendix G [L774]; Table G, Appendix G [L784–L786]",
@@ -125,6 +130,9 @@ def paper_game(instance_seed: int) -> families.AffineVIP:
                    " not a stated result; the paper's spectral ℓ rule sets γ from ℓ_spec, which can"
                    " exceed the theory's 1/ℓ)"),
        theorems=("proxskip.cor3.6", "proxskip.cor3.6.corrected"), errata=("cor3.6-step",),
+       no_conditions=("the statistic is the exact stability threshold of the p = 1 map (linear "
+                      "algebra); the executor runs straddle it on purpose, far above Corollary "
+                      "3.6's γ ≤ 1/(2ℓ), and test no theorem's prediction"),
        rule=rules.Interval(1.0, "tol"), params={"threshold_scale": 1.0, "tol": 1e-6,
                                           "iterations": 4000},
        profiles={"full": {"iterations": 20000}}, perturb={"threshold_scale": 0.5},
@@ -194,6 +202,8 @@ RLS_CASES = {"quick": [(200, 8, 20, 50.0), (40, 4, 4, 1.1), (40, 4, 4, 1000.0)],
        "μ = min{2λ_min(AᵀA), 2(λ − 1)}, per-client μ_i = 0", prediction="relative errors ≤ 1e-8",
        source="Appendix G.1 [L788–L818]", rule=rules.UpperBound("tol", rtol=0.0),
        provenance="paper",
+       no_conditions=("closed forms of the RLS instance (β*, y*, μ, μ_i) checked by exact linear "
+                      "algebra; no algorithm is run"),
        params={"mu_scale": 1.0, "tol": 1e-8, "cases": "quick"},
        profiles={"full": {"cases": "full"}}, perturb={"mu_scale": 1.01},
        figure=FigureSpec("P16: RLS structure, relative errors per case", "case",
@@ -267,13 +277,17 @@ def structured_radius(prob: families.AffineVIP, gamma: float, p: float, tol: flo
             "full_dimension": 2 * prob.n * prob.d, "map_applications": applications}
 
 
-@claim("proxskip.p17", seconds=1.7, title="RLS outside the theory (μ_i = 0): exact second-moment spectral "
+@claim("proxskip.p17", seconds=1.7,
+       title="RLS outside the theory (μ_i = 0): exact second-moment spectral "
        "radius with the paper's γ, p (informative; the paper's size in the full profile)",
        prediction="r < 1 (our hypothesis; informative either way). Quick profile: reduced RLS "
                   "systems (r, s, n) = (8, 2, 2), (40, 4, 4); full profile: also the paper's size "
                   "r = 200, n = 20, λ = 50 with s = 8 (Figure 2) and s = 20 (Figure 3)",
        source="Table G, Appendix G [L786]; Appendix G.1 [L810–L828]",
        provenance="conjecture",
+       no_conditions=("outside the theory by design: RLS has μ_i = 0, so Assumption 4.1 (each f_i "
+                      "μ-quasi-strongly monotone, μ > 0) fails and no theorem applies; the radius "
+                      "is computed exactly from the second-moment map at Table G's γ, p"),
        rule=rules.UpperBound("r_max", rtol=0.0),
        params={"r_max": 1.0, "systems": "quick", "tol": 1e-6, "certify_code": False},
        profiles={"full": {"systems": "full", "tol": 1e-6, "certify_code": True}},
@@ -359,16 +373,21 @@ def relative(tr: Trace) -> np.ndarray:
     return tr.metrics["dist_sq"] / tr.metrics["dist_sq"][0]
 
 
-@claim("proxskip.p19", seconds=3.8, title="Figure claims on the quadratic game (Table G): ProxSkip-GDA-FL "
+@claim("proxskip.p19", seconds=3.8,
+       title="Figure claims on the quadratic game (Table G): ProxSkip-GDA-FL "
        "beats Local GDA/EG per round; L-SVRGDA-FL reaches 1e-20; SGDA-FL plateaus",
        prediction="ordering at K rounds against every baseline (Local GDA/EG at constant steps "
                   "γ_ProxSkip and 1/(21HL_max), and Local GDA at the authors' decreasing step "
                   "8/(μ(a + t)), a = 2048H(L_max/μ)²); L-SVRGDA relative error ≤ 1e-20; SGDA "
-                  "error flat",
+                  "error flat. An erratum reading: the ProxSkip-GDA-FL run takes Table G's "
+                  "γ = 1/(2 max_i ℓ_spec,i), above Theorem 4.2's (Corollary 3.6's) "
+                  "γ ≤ 1/(2ℓ) wherever ℓ_spec < ℓ; it is inside the corrected Corollary 3.6, "
+                  "γ ≤ 1/ℓ (erratum cor3.6-step), against which its run is checked",
        source="Section 5, Figure 1 [L264–L284]; Appendix H.2, Figure 5 [L844–L852]; the "
               "baselines' steps are the authors' code's (Reproducibility Statement [L302])",
-       provenance="paper",
-       theorems=("proxskip.thm4.2", "proxskip.thm4.4"),
+       provenance="erratum",
+       theorems=("proxskip.thm4.2", "proxskip.cor3.6.corrected", "proxskip.thm4.4"),
+       errata=("cor3.6-step",),
        rule=rules.UpperBound("reference", rtol=0.0),
        params={"min_advantage": 1.0, "svrg_target": 1e-20, "replicas": 8, "rounds": 60,
                "svrg_replicas": 4},
@@ -466,6 +485,9 @@ def p19(params: Params, seed: int) -> Measurement:
                 "are not given in the paper (Section 5 [L264])"},
         checks=(Check("L-SVRGDA-FL reaches svrg_target", svrg_final <= params["svrg_target"]),
                 Check("SGDA-FL plateaus above 1e-10", bool(q4 > 1e-10 and q4 / q3 > 0.1))),
+        # the statistic's run (the baselines have no theorem)
+        conditions=[cor36_run("proxskip.cor3.6.corrected", prob, g_det, p_det,
+                              "ProxSkip-GDA-FL, Table G's γ = 1/(2 max_i ℓ_spec,i)")],
         run=RunConfig("proxskip-gda-fl", "proxskip-quadratic-game", {
             "n": 20, "m": 100, "d": 20, "gamma": g_det, "p": p_det},
             rounds=int(math.ceil(2 * K / p_det)) + 50, seeds=R, seed=seed))

@@ -8,6 +8,7 @@ h_0 per replica and P13's random test points from the noise seed."""
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 
@@ -20,12 +21,13 @@ from fedbounds.verify.algorithm import simulate
 from fedbounds.verify.algorithms import proxskip as algorithms
 from fedbounds.verify.algorithms.proxskip import ProxSkipState
 from fedbounds.verify.claim import Check, FigureSpec, Measurement, Params, RunConfig, claim
+from fedbounds.verify.conditions import RunConditions
 from fedbounds.verify.exact import proxskip as exact
 from fedbounds.verify.exact.proxskip import bound_terms, derived_values, tau_from, theorem_curve
 from fedbounds.verify.fitting import Estimate, loglog_slope, plateau, replica_slope
 from fedbounds.verify.publication import EPS, Published
 
-from .common import safe, thin
+from .common import at_most, safe, thin, thm31_sgda_run
 
 NOISY_RUN = {"n": 3, "d": 4, "s": 3.0, "noise_std": 1.0}
 
@@ -54,8 +56,10 @@ def monte_carlo_floor(prob: AffineVIP, gamma: float, p: float, replicas: int, se
                    "(the explicit form of its O(γ) term, derived from Theorem 3.1 with Lemma 3.4); "
                    "reading the bound as the neighbourhood's scaling gives log-log slope 1 in γ. "
                    "The plateau ≤ bound part is exact, the slope (the decided statistic) is a "
-                   "reading"),
-       theorems=("proxskip.cor3.5", "proxskip.thm4.2"),
+                   "reading. Each γ's run is checked against Theorem 3.1's conditions with "
+                   "Lemma 3.4's constants: the neighbourhood needs no accuracy ε (Corollary 3.5's "
+                   "cap με/(8σ_*²) concerns reaching a given ε)"),
+       theorems=("proxskip.cor3.5", "proxskip.thm4.2", "proxskip.thm3.1"),
        rule=rules.Interval("predicted_slope", "slope_tol"),
        params={"predicted_slope": 1.0, "slope_tol": 0.15, "bound_scale": 1.0, "mc_rtol": 0.3,
                "replicas": 200, "halvings": 4},
@@ -68,10 +72,13 @@ def p4(params: Params, seed: int) -> Measurement:
     R = params["replicas"]
     prob = families.with_noise(families.g_norm(n=3, d=4, s=3.0, seed=params["instance_seed"]), 1.0)
     c = prob.constants
-    gammas = 2.0 ** -np.arange(params["halvings"]) * algorithms.sgda_step(prob)
-    rows, trajectories = [], {}
+    # Cor. 3.5's γ = 1/(2L_g), one float lower where its rounding went above 1/(2L_g)
+    top = at_most(algorithms.sgda_step(prob), 1 / (2 * Fraction(float(c["L_g"]))))
+    gammas = 2.0 ** -np.arange(params["halvings"]) * top
+    rows, trajectories, runs = [], {}, []
     for k, gamma in enumerate(gammas):
         p = algorithms.given_step_p(prob, gamma)
+        runs.append(thm31_sgda_run(prob, gamma, p, f"γ = {gamma:.6g}"))
         fl = exact.stationary_V(exact.proxskip_maps(prob, gamma, p), exact.noise_cov(prob))
         _, terms, ok, viol = theorem_curve("proxskip.thm4.2", {
             "gamma": gamma, "mu": c["mu"], "L_g": c["L_g"], "sigma_star": c["sigma_star"],
@@ -105,6 +112,7 @@ def p4(params: Params, seed: int) -> Measurement:
         checks=(Check("exact floor ≤ 2γσ_*²/μ at every γ", all(
             f <= b * (1 + 1e-9) for f, b in zip(floors, bounds, strict=True))),
             Check("Monte Carlo plateau CI covers the exact floor", mc_ok, "inconclusive")),
+        conditions=runs,
         run=RunConfig("proxskip-sgda-fl", "proxskip-g-norm", NOISY_RUN, rounds=1000, seeds=R,
                       seed=seed, sweeps={"gamma": g}))
 
@@ -131,9 +139,10 @@ def p5(params: Params, seed: int) -> Measurement:
                                             "inner": 0.0})  # A = L_g, D_1 = 2σ_*², ρ = 1, …
     factors = params["factors"]
     p_mc = algorithms.given_step_p(prob, gamma)
-    rows = []
+    rows, runs = [], []
     for f in factors:
         p = min(1.0, f * p_mc)
+        runs.append(thm31_sgda_run(prob, gamma, p, f"p = {f:g}·√(γμ)"))
         fl = exact.stationary_V(exact.proxskip_maps(prob, gamma, p), exact.noise_cov(prob))
         _, terms, ok, viol = theorem_curve("proxskip.thm3.1", {
             **lemma, "gamma": gamma, "p": p, "mu": c["mu"], "M": 1.0, "V_0": 1.0, "T": 1},
@@ -157,13 +166,18 @@ def p5(params: Params, seed: int) -> Measurement:
                         "replicas": params["replicas"]}},
         checks=(Check("Monte Carlo plateau within mc_rtol of the exact floor",
                       abs(est.value / fl_mc - 1) <= params["mc_rtol"], "inconclusive"),),
+        conditions=runs,
         run=RunConfig("proxskip-sgda-fl", "proxskip-g-norm", {**NOISY_RUN, "gamma": gamma},
                       rounds=1000, seed=seed, sweeps={"p": ps}))
 
 
 @claim("proxskip.p11", title="p = 1 is proximal (S)GDA for any h_0", prediction="x-trajectories "
-       "equal to 1e-12 under shared randomness", source="Section 3, after Algorithm 1 [L119]",
-       provenance="paper",
+       "equal to 1e-12 under shared randomness. An erratum reading: the paper says p = 1 with "
+       "h_t ≡ 0 recovers proximal SGDA; the runs draw a random h_0, the statement of erratum "
+       "p1-any-h", source="Section 3, after Algorithm 1 [L119]",
+       provenance="erratum",
+       no_conditions=("an identity of the algorithm (with p = 1 the prox argument is x_t − γg_t, "
+                      "whatever h): it holds at every γ, and no theorem's conditions bear on it"),
        theorems=("proxskip.thm3.1",), errata=("p1-any-h",),
        rule=rules.UpperBound("tolerance", rtol=0.0),
        params={"tolerance": 1e-12, "p": 1.0, "replicas": 16, "iterations": 400},
@@ -201,10 +215,13 @@ def p11(params: Params, seed: int) -> Measurement:
                                                 "p": 1}, rounds=T, seeds=R, seed=seed))
 
 
-@claim("proxskip.p12", seconds=1.4, title="L-SVRGDA-FL: exact linear convergence E[V_t] ≤ (1 − γμ)^t V_0",
+@claim("proxskip.p12", seconds=1.4,
+       title="L-SVRGDA-FL: exact linear convergence E[V_t] ≤ (1 − γμ)^t V_0",
        prediction="γ = 1/(6ℓ̂), q = 2γμ, p = √(γμ), V with (2γ/μ)σ_t² at w; error → machine "
-       "precision", source="Corollary 3.9 [L204]; Theorem 4.4 [L256]",
-       provenance="paper",
+       "precision. An erratum reading: the bound is the corrected Theorem 4.4's (σ_t at the "
+       "reference point w, erratum lemma3.8-sigma; γ = 1/(6ℓ̂), erratum cor3.9-branch)",
+       source="Corollary 3.9 [L204]; Theorem 4.4 [L256]",
+       provenance="erratum",
        theorems=("proxskip.thm4.4", "proxskip.thm4.4.corrected"),
        errata=("lemma3.8-sigma", "cor3.9-branch"), rule=rules.UpperBound(1.0, rtol=0.0),
        params={"tau_scale": 1.0, "z": 3.0, "replicas": 200},
@@ -267,6 +284,8 @@ def p12(params: Params, seed: int) -> Measurement:
                                  final_rel, "gamma": gamma, "p": p, "q": q, "iterations": T,
                                  "conditions_hold": ok, "violated": viol},
         checks=(Check("no floor: error below 1e-20 of the initial", final_rel <= 1e-20),),
+        # the theorem derives γ = 1/(6ℓ̂), q = 2γμ, p = √(γμ), M = 4/q from ℓ̂ and μ, as the run
+        conditions=[RunConditions(thm, vals, "g_norm finite sum n=3 d=4 m=10 jac_spread=1")],
         run=RunConfig("proxskip-l-svrgda-fl", "proxskip-g-norm", {
             "n": 3, "d": 4, "s": 2.0, "m": 10, "spread": 1.0, "jac_spread": 1.0},
             rounds=T, seeds=R, seed=seed))
@@ -279,9 +298,14 @@ def lemma_rhs(lemma: Theorem, values: dict[str, object], sigma_sq: object) -> np
 
 @claim("proxskip.p13", title="Lemma 3.4 and Lemma 3.8 (both parts) hold pointwise",
        prediction="lhs ≤ rhs at 10⁴ random (x, w), exact expectations over the finite index; "
-       "σ_t at the reference point",
+       "σ_t at the reference point. An erratum reading: Lemma 3.4 as printed, Lemma 3.8 with σ_t "
+       "at the SVRG reference point w (erratum lemma3.8-sigma), not at x_t as printed (which "
+       "fails: evidence); the statistic, the largest ratio, rests on both",
        source="Lemma 3.4 [L168]; Lemma 3.8 [L198]; proofs in Appendix E [L511–L539]",
-       provenance="paper",
+       provenance="erratum",
+       no_conditions=("Lemmas 3.4 and 3.8 are inequalities at every point, with no conditions "
+                      "on γ or p; both sides are evaluated exactly (expectations over the finite "
+                      "index) at random points, without running an algorithm"),
        theorems=("proxskip.cor3.5", "proxskip.thm4.4.corrected"), errata=("lemma3.8-sigma",),
        rule=rules.UpperBound(1.0, rtol=1e-9), params={"constant_scale": 1.0, "points": 10_000},
        profiles={"full": {"points": 50_000}}, perturb={"constant_scale": 0.5},

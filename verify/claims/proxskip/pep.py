@@ -25,6 +25,7 @@ from typing import Any
 from fedbounds.verify import claim as rules
 from fedbounds.verify import pep
 from fedbounds.verify.claim import Check, FigureSpec, Measurement, Params, claim
+from fedbounds.verify.conditions import RunConditions
 from fedbounds.verify.pep import localgda, sweeps
 from fedbounds.verify.pep.sdp import MAX_RESIDUAL
 from fedbounds.verify.publication import Published
@@ -44,11 +45,14 @@ _RESIDUALS = Published(
 
 
 def _grid(theorem: str, points: Sequence[dict[str, Any]], params: Params,
-          steps: Sequence[int] = (1,)) -> tuple[list[dict[str, Any]], float, str | None]:
+          steps: Sequence[int] = (1,)
+          ) -> tuple[list[dict[str, Any]], float, str | None, list[RunConditions]]:
     """Solve the PEP of ``theorem`` at every point and step count: rows, the largest
-    worst/theorem ratio where the theorem's conditions hold, and the first 'not solved'
-    reason (None when every SDP was certified)."""
-    rows, worst_ratio, failure = [], 0.0, None
+    worst/theorem ratio where the theorem's conditions hold, the first 'not solved'
+    reason (None when every SDP was certified), and the theorem's inputs at each point that
+    ratio ranges over (its runs: the model's constants as the theorem reads them, exact)."""
+    rows, worst_ratio, failure, runs = [], 0.0, None, []
+    model = pep.model(theorem)
     for n_steps in steps:
         for values in points:
             r = pep.solve(theorem, values, steps=n_steps, rate_scale=params["rate_scale"],
@@ -61,7 +65,10 @@ def _grid(theorem: str, points: Sequence[dict[str, Any]], params: Params,
                 failure = failure or f"{theorem} at {values}, {n_steps} step(s): {r.reason}"
             elif r.conditions_hold and r.ratio is not None:
                 worst_ratio = max(worst_ratio, r.ratio)
-    return rows, worst_ratio, failure
+                inputs = model.theorem_values(pep.resolve_values(model, values), n_steps)
+                where = ", ".join(f"{k} = {float(v):.6g}" for k, v in r.values.items())
+                runs.append(RunConditions(theorem, inputs, f"{where}, N = {n_steps}"))
+    return rows, worst_ratio, failure, runs
 
 
 def _fraction(x: float) -> Fraction:
@@ -80,12 +87,12 @@ def _slice(rows: list[dict[str, Any]], x: str, **fixed: float) -> dict[str, tupl
 
 def _measurement(rows: list[dict[str, Any]], ratio: float, failure: str | None,
                  series: dict[str, tuple[list[float], list[float]]],
-                 **evidence: Any) -> Measurement:
+                 runs: Sequence[RunConditions] = (), **evidence: Any) -> Measurement:
     solved = [r for r in rows if r["verdict"] != "not solved"]
     tight = [r for r in solved if r["conditions_hold"] and r["ratio"] is not None and
              r["ratio"] >= 1 - 1e-4]
     return Measurement(ratio if solved else None, series=series, inconclusive=failure,
-                       evidence={"points": rows, "max_ratio": ratio,
+                       conditions=runs, evidence={"points": rows, "max_ratio": ratio,
                                  "tight_points": len(tight), "solved_points": len(solved),
                                  "max_residual": max((r["residual"] or 0.0 for r in solved),
                                                      default=None), **evidence})
@@ -99,7 +106,8 @@ _FIGURE_GAMMA = FigureSpec("worst-case contraction E[V_1]/V_0 against γ at p = 
                            logy=False)
 
 
-@claim("proxskip.p20", seconds=2.0, title="PEP: Theorem 3.1's deterministic rate holds over the whole class "
+@claim("proxskip.p20", seconds=2.0,
+       title="PEP: Theorem 3.1's deterministic rate holds over the whole class "
        "(ProxSkip-GDA, one node, convex R)",
        prediction="max over (γ, p) of worst-case E[V_N]/V_0 ÷ (1 − min{γμ, p²})^N ≤ 1 for γ ≤ "
        "min{1/μ, 1/ℓ} (A = ℓ/2); [derived, PEP] tight where p² ≤ γμ or γ = 1/ℓ",
@@ -117,7 +125,7 @@ def p20(params: Params, seed: int) -> Measurement:
     mu, ell = params["mu"], params["ell"]
     points = [{"gamma": _fraction(c / ell), "p": _fraction(p), "mu": mu, "ell": ell, "n": n}
               for c in params["gamma_ell"] for p in params["ps"] for n in params["nodes"]]
-    rows, ratio, failure = _grid("proxskip.thm3.1", points, params, params["steps"])
+    rows, ratio, failure, runs = _grid("proxskip.thm3.1", points, params, params["steps"])
     cut = _slice(rows, "p", gamma=0.5 / ell, n=1)
     series = {"worst case (PEP), γ = 1/(2ℓ)": cut["worst"],
               "theorem 1 − min{γμ, p²}, γ = 1/(2ℓ)": cut["theorem"]}
@@ -125,7 +133,7 @@ def p20(params: Params, seed: int) -> Measurement:
         cut = _slice(rows, "p", gamma=1.0 / ell, n=1)
         series["worst case (PEP), γ = 1/ℓ"] = cut["worst"]
         series["theorem, γ = 1/ℓ"] = cut["theorem"]
-    return _measurement(rows, ratio, failure, series, mu=mu, ell=ell)
+    return _measurement(rows, ratio, failure, series, runs, mu=mu, ell=ell)
 
 
 @claim("proxskip.p21", title="PEP: Corollary 3.6's rate (1 − min{γμ, p²})^N holds over the "
@@ -136,7 +144,8 @@ def p20(params: Params, seed: int) -> Measurement:
        provenance="paper",
        rule=rules.UpperBound(1.0, rtol="tol"),
        params={"theorem": "proxskip.cor3.6", "mu": 1.0, "ell": 10.0, "tol": TOL,
-               "rate_scale": 1.0, "gamma_max_ell": 0.5, "gamma_points": 8, "ps": (0.1, 0.3, 1.0), "steps": (1,)},
+               "rate_scale": 1.0, "gamma_max_ell": 0.5,
+               "gamma_points": 8, "ps": (0.1, 0.3, 1.0), "steps": (1,)},
        profiles={"full": {"gamma_points": 16, "ps": (0.05, 0.1, 0.2, 0.3, 0.5, 1.0),
                           "steps": (1, 2)}},
        perturb={"rate_scale": 0.9}, figure=_FIGURE_GAMMA, published=(_RESIDUALS,))
@@ -147,11 +156,11 @@ def p21(params: Params, seed: int) -> Measurement:
     gammas = [_fraction(params["gamma_max_ell"] * (i + 1) / (k * ell)) for i in range(k)]
     points = [{"gamma": g, "p": _fraction(p), "mu": mu, "ell": ell} for g in gammas
               for p in params["ps"]]
-    rows, ratio, failure = _grid(theorem, points, params, params["steps"])
+    rows, ratio, failure, runs = _grid(theorem, points, params, params["steps"])
     cut = _slice(rows, "gamma", p=0.3)
     return _measurement(rows, ratio, failure, {"worst case (PEP), p = 0.3": cut["worst"],
                                                "theorem 1 − min{γμ, p²}, p = 0.3":
-                                               cut["theorem"]}, theorem=theorem)
+                                               cut["theorem"]}, runs, theorem=theorem)
 
 
 p22 = p21.variant(
@@ -159,12 +168,13 @@ p22 = p21.variant(
     prediction="worst-case E[V_N]/V_0 ≤ (1 − min{γμ, p²})^N for every γ ≤ 1/ℓ (Theorem 3.1 "
     "with A = ℓ/2); [derived, PEP] tight at γ = 1/ℓ for every p",
     source="Corollary 3.6 [L182], erratum cor3.6-step", theorems=("proxskip.cor3.6.corrected",),
-    provenance="paper",
+    provenance="erratum",
     errata=("cor3.6-step",), params={"theorem": "proxskip.cor3.6.corrected",
                                      "gamma_max_ell": 1.0})
 
 
-@claim("proxskip.p23", seconds=1.8, title="PEP: Theorem 4.2's deterministic rate holds over the whole "
+@claim("proxskip.p23", seconds=1.8,
+       title="PEP: Theorem 4.2's deterministic rate holds over the whole "
        "class (ProxSkip-GDA-FL, n clients sharing z*)",
        prediction="worst-case E[V_N]/V_0 ≤ (1 − γμ)^N with p = √(γμ), γ ≤ 1/(2ℓ), n ∈ {2, 3, "
        "4}; [derived, PEP] tight: equal to 1 − γμ for every n",
@@ -184,19 +194,19 @@ def p23(params: Params, seed: int) -> Measurement:
     theorem = params["theorem"]
     points = [{"gamma": _fraction(0.5 * (i + 1) / (k * ell)), "mu": mu, "ell": ell, "n": n}
               for i in range(k) for n in params["clients"]]
-    rows, ratio, failure = _grid(theorem, points, params, params["steps"])
+    rows, ratio, failure, runs = _grid(theorem, points, params, params["steps"])
     series = {}
     for n in params["clients"]:
         cut = _slice(rows, "gamma", n=n)
         series[f"worst case (PEP), n = {n}"] = cut["worst"]
     series["theorem 1 − γμ"] = cut["theorem"]
-    return _measurement(rows, ratio, failure, series, theorem=theorem)
+    return _measurement(rows, ratio, failure, series, runs, theorem=theorem)
 
 
 p24 = p23.variant(
     "proxskip.p24", title="PEP: corrected Theorem 4.2, deterministic case (the same rate)",
     source="Theorem 4.2 [L236–L240], erratum cor3.5-eps-factor (void at σ_* = 0)",
-    provenance="paper",
+    provenance="erratum",
     theorems=("proxskip.thm4.2.corrected",), errata=("cor3.5-eps-factor",),
     params={"theorem": "proxskip.thm4.2.corrected"})
 
@@ -245,7 +255,13 @@ def p25(params: Params, seed: int) -> Measurement:
                 failure = failure or f"κ = {r.kappa:g} ({regime}): {r.result.reason}"
     minmax, minimisation = runs["minmax"], runs["minimisation"]
     valid = all(r.result.verdict == "valid" for s in runs.values() for r in s.rows)
+    # the statistic's runs: Corollary 3.6's schedule at each κ of the min-max regime, with γ
+    # as the exact fraction kappa_sweep solves at (1/(2ℓ)), μ = 1
+    conditions = [RunConditions("proxskip.cor3.6", {
+        "gamma": Fraction(r.gamma).limit_denominator(10**12), "p": r.p, "mu": 1,
+        "ell": Fraction(r.ell)}, f"κ = {r.kappa:g}, ℓ = κ²μ = {r.ell:g}") for r in minmax.rows]
     return Measurement(minmax.slope("pep"), series=series, inconclusive=failure,
+                       conditions=conditions,
                        checks=(Check("PEP contraction within the theorem's at every κ", valid),),
                        evidence={"minmax": minmax.as_json(), "minimisation": minimisation.as_json(),
                                  "minimisation_slope": minimisation.slope("pep"),
@@ -297,7 +313,8 @@ def _fit(rows: list[dict[str, Any]], quantity: str, k_variable: str,
         return None
 
 
-@claim("proxskip.p26", seconds=1.2, title="PEP (ours): Local GDA's worst-case heterogeneity bias over the "
+@claim("proxskip.p26", seconds=1.2,
+       title="PEP (ours): Local GDA's worst-case heterogeneity bias over the "
        "paper's class — none at K = 1, γ⁴ℓ²ζ²/4 after one round at K = 2, growing like "
        "γ⁴K²(K − 1)²ζ² per round, and a fixed point at squared distance ∝ γ²(K − 1)²ζ²",
        prediction="[ours, not the paper's: ProxSkip-VIP runs Local GDA as a baseline without a "
@@ -309,6 +326,8 @@ def _fit(rows: list[dict[str, Any]], quantity: str, k_variable: str,
        "(K − 1)² (exponents within exponent_tol)",
        source="ours; Local GDA is the baseline of Appendix G [L770] (the unit local-gda)",
        provenance="derived",
+       no_conditions=("Local GDA has no theorem in the paper: its exact SDP worst cases are "
+                      "compared with closed forms we derive, so no theorem's conditions apply"),
        derivation=("ProxSkip-VIP runs Local GDA only as a baseline, without a theorem. Over its "
                    "class (each F_i μ-quasi-strongly monotone and ℓ-star-cocoercive around the "
                    "shared z*, ‖F_i(z*)‖ ≤ ζ) we derive: at ζ = 0 a step contracts by max{1 − γμ(2 "

@@ -19,13 +19,22 @@ from fedbounds.verify import claim as rules
 from fedbounds.verify.algorithm import simulate
 from fedbounds.verify.algorithms import proxskip as algorithms
 from fedbounds.verify.claim import Check, FigureSpec, Measurement, Params, RunConfig, claim
+from fedbounds.verify.conditions import RunConditions
 from fedbounds.verify.exact import proxskip as exact
 from fedbounds.verify.exact.proxskip import bound_ratio, tau_from, theorem_curve
 from fedbounds.verify.executor import sq_norm
 from fedbounds.verify.fitting import first_below, loglog_slope, ols, replica_slope
 from fedbounds.verify.publication import EPS, Published
 
-from .common import gda_grid, safe, thin, zcrit
+from .common import (
+    cor36_run,
+    gda_grid,
+    gda_schedule,
+    safe,
+    thin,
+    thm42_run,
+    zcrit,
+)
 
 GNORM_RUN = {"n": 3, "d": 4, "s": 3.0}
 COR36 = ("proxskip.cor3.6", "proxskip.cor3.6.corrected")
@@ -33,9 +42,11 @@ COR36 = ("proxskip.cor3.6", "proxskip.cor3.6.corrected")
 
 @claim("proxskip.p1", title="Deterministic bound E[V_t] ≤ (1 − min{γμ, p²})^t V_0 holds along "
        "the exact curve", prediction="Cor. 3.6 [L182] and, for γ ≤ 1/ℓ, Thm 3.1 with A = ℓ/2 "
-       "(erratum cor3.6-step): for all t, γ ∈ {1/(2ℓ), 1/ℓ}, p ∈ {0.3, 1, 3}·√(γμ)",
+       "(erratum cor3.6-step): for all t, γ ∈ {1/(2ℓ), 1/ℓ}, p ∈ {0.3, 1, 3}·√(γμ). An erratum "
+       "reading: the statistic (the largest ratio) also rests on the γ = 1/ℓ runs, which test "
+       "the corrected step bound",
        source="Corollary 3.6 [L182]; Theorem 3.1 [L142]", theorems=COR36, errata=("cor3.6-step",),
-       provenance="paper",
+       provenance="erratum",
        rule=rules.UpperBound(1.0, rtol=1e-9),
        params={"tau_scale": 1.0, "rel_floor": 1e-12, "instances": "quick"},
        profiles={"full": {"instances": "full"}}, perturb={"tau_scale": 5.0},
@@ -43,40 +54,44 @@ COR36 = ("proxskip.cor3.6", "proxskip.cor3.6.corrected")
                          "E[V_t]/V_0"))
 def p1(params: Params, seed: int) -> Measurement:
     """P1: max_{t ≥ 1} exact E[V_t] / Cor. 3.6's bound [L182] over instances and (γ, p)."""
-    worst, rows, series = 0.0, [], {}
+    worst, rows, series, runs = 0.0, [], {}, []
     for name, prob in families.p1_instances(params["instances"], params["instance_seed"]):
         for label, gamma, p, thm in gda_grid(prob):
             ratio, t, EV, bound, info = bound_ratio(prob, gamma, p, thm, params["rel_floor"],
                                                     params["tau_scale"])
+            runs.append(cor36_run(thm, prob, gamma, p, f"{name}: {label}"))
             worst = max(worst, ratio)
             rows.append({"instance": name, "config": label, "theorem": thm, "gamma": gamma,
                          "p": p, "max_ratio": ratio, **info})
             if len(series) < 4 and "1/(2ell)" in label:
                 series[f"{name}: {label}"] = thin(t, EV)
                 series[f"bound {name}: {label}"] = thin(t, bound)
-    return Measurement(worst, series=series, evidence={"configs": rows},
+    return Measurement(worst, series=series, evidence={"configs": rows}, conditions=runs,
                        run=RunConfig("proxskip-gda-fl", "proxskip-g-norm", GNORM_RUN, seed=seed))
 
 
 @claim("proxskip.p2", title="Asymptotic rate r ≤ 1 − τ (spectral radius of the second-moment "
        "map), tightness (1 − r)/τ reported", prediction="r(pT₁⊗T₁ + (1−p)T₀⊗T₀) ≤ 1 − "
        "min{γμ, p²}, i.e. (1 − r)/τ ≥ 1", source="Theorem 3.1 [L142]", theorems=COR36,
-       provenance="derived", exact_derivation=True,
+       provenance="derived", exact_derivation=True, errata=("cor3.6-step",),
        derivation=("Theorem 3.1 [L142] gives E[V_t] ≤ (1 − τ)^t V_0, τ = min{γμ, p²}, for every "
                    "start. E[V_t] is a linear functional of the second moment, which evolves by the"
                    " linear map Σ ↦ pT₁ΣT₁ᵀ + (1 − p)T₀ΣT₀ᵀ; if its spectral radius r exceeded 1 − "
                    "τ, a start along the leading eigen-direction would violate the theorem. Hence r"
-                   " ≤ 1 − τ (exact)"),
+                   " ≤ 1 − τ (exact). The grid's γ = 1/(2ℓ) runs are Corollary 3.6's; its γ = 1/ℓ "
+                   "runs rest on Theorem 3.1 with A = ℓ/2 (g = F satisfies Assumption 2.2 with "
+                   "it), the corrected Corollary 3.6 of erratum cor3.6-step"),
        rule=rules.LowerBound(1.0, rtol=1e-9), params={"tau_scale": 1.0, "instances": "quick"},
        profiles={"full": {"instances": "full-small"}}, perturb={"tau_scale": 5.0},
        figure=FigureSpec("P2: asymptotic rate r vs the bound 1 − τ", "1 − τ (Thm 3.1)",
                          "spectral radius r", logy=False, kind="scatter"))
 def p2(params: Params, seed: int) -> Measurement:
     """P2: min (1 − r)/τ, r the radius of pT_1⊗T_1 + (1 − p)T_0⊗T_0 (Thm 3.1 [L142])."""
-    rows = []
+    rows, runs = [], []
     for name, prob in families.p1_instances(params["instances"], params["instance_seed"]):
         c = prob.constants
         for label, gamma, p, thm in gda_grid(prob):
+            runs.append(cor36_run(thm, prob, gamma, p, f"{name}: {label}"))
             tau = params["tau_scale"] * tau_from(thm, {"gamma": gamma, "p": p, "mu": c["mu"],
                                                        "ell": c["ell"]})
             r = exact.spectral_radius(exact.proxskip_maps(prob, gamma, p))
@@ -86,11 +101,12 @@ def p2(params: Params, seed: int) -> Measurement:
     line = [min(bs), max(bs)]
     return Measurement(float(min(ratios)), series={"configs": (bs, [r["r"] for r in rows]),
                                                   "r = 1 − τ": (line, line)},
-        evidence={"configs": rows, "tightness_max": float(max(ratios))},
+        evidence={"configs": rows, "tightness_max": float(max(ratios))}, conditions=runs,
         run=RunConfig("proxskip-gda-fl", "proxskip-g-norm", GNORM_RUN, seed=seed))
 
 
-@claim("proxskip.p3", seconds=1.4, title="Monte Carlo of Alg. 2 (≥ 1000 replicas) matches the exact "
+@claim("proxskip.p3", seconds=1.4,
+       title="Monte Carlo of Alg. 2 (≥ 1000 replicas) matches the exact "
        "second-moment recursion and stays below the Cor. 3.6 bound",
        prediction="replica mean of V_t within simultaneous 99.9 % intervals of E[V_t]; lower "
        "limit below the bound", source="Corollary 3.6 [L182]; Algorithm 2 [L212–L226]",
@@ -104,7 +120,7 @@ def p3(params: Params, seed: int) -> Measurement:
     """P3: max |z| of the replica mean of V_t (Alg. 2) vs the exact E[V_t] (Cor. 3.6
     [L182])."""
     R = params["replicas"]
-    rows, zs, excess, series, bands = [], [], [], {}, {}
+    rows, zs, excess, series, bands, runs = [], [], [], {}, {}, []
     instance_seed = params["instance_seed"]
     cases = [("g_norm n=3 d=4 s=3", families.g_norm(n=3, d=4, s=3.0, seed=instance_seed)),
              ("g_sym n=3 d=4 L=10", families.g_sym(n=3, d=4, L=10.0, seed=instance_seed))]
@@ -116,6 +132,7 @@ def p3(params: Params, seed: int) -> Measurement:
         c = prob.constants
         gamma = safe(algorithms.gda_steps(prob)[0])
         p = algorithms.given_step_p(prob, gamma)
+        runs.append(cor36_run("proxskip.cor3.6", prob, gamma, p, name))
         vals = {"gamma": gamma, "p": p, "mu": c["mu"], "ell": c["ell"]}
         T = int(math.ceil(3.0 / tau_from("proxskip.cor3.6", vals)))
         EV = exact.expected_V(exact.proxskip_maps(prob, gamma, p), exact.initial_error(prob), T)
@@ -146,6 +163,7 @@ def p3(params: Params, seed: int) -> Measurement:
     return Measurement(float(max(zs)), reference=z, series=series, bands=bands, evidence={
         "checkpoints": rows, "z_critical": z, "max_lower_confidence_over_bound": below},
         checks=(Check("replica-mean lower limit below the Cor. 3.6 bound", below <= 1.0),),
+        conditions=runs,
         run=RunConfig("proxskip-gda-fl", "proxskip-g-norm", GNORM_RUN, rounds=T, seeds=R,
                       seed=seed))
 
@@ -173,7 +191,7 @@ def p9(params: Params, seed: int) -> Measurement:
     [L242])."""
     zetas = params["zetas"]
     base = families.g_norm(n=3, d=4, s=3.0, zeta_sq=0.0, seed=params["instance_seed"])
-    gamma, p = algorithms.gda_steps(base)
+    gamma, p = gda_schedule(base)
     tau = tau_from("proxskip.cor3.6", {"gamma": gamma, "p": p, "mu": base.constants["mu"],
                                        "ell": base.constants["ell"]})
     H = max(1, round(1 / p))
@@ -184,6 +202,8 @@ def p9(params: Params, seed: int) -> Measurement:
     e0s = [exact.initial_error(pr) for pr in probs]  # z* ≠ 0, so x_0 = 0 ≠ x*
     V0s = [maps.V(e) for e in e0s]
     eps_abs = 1e-10 * V0s[0]
+    runs = [thm42_run(prob, gamma, f"ζ² = {zeta:g}", eps_abs)  # Local GDA: a baseline, no theorem
+            for zeta, prob in zip(zetas, probs, strict=True)]
     steps = max(int(math.ceil(math.log(max(V0s) / eps_abs) / tau)) + 1,
                 int(math.ceil(math.log(1e40) / tau)))
     rows, curves = [], {}
@@ -216,7 +236,7 @@ def p9(params: Params, seed: int) -> Measurement:
                 "decays faster than r; every ζ² > 0 decays at exactly r",
         "gamma": gamma, "p": p, "H": H, "tau": tau, "rows": rows},
         checks=(Check("t_ε(ζ) ≤ ln(V_0(ζ)/ε)/τ + 1 for every ζ²", bound_ok),
-                Check("Local GDA floor grows with ζ²", floor_grows)),
+                Check("Local GDA floor grows with ζ²", floor_grows)), conditions=runs,
         run=RunConfig("proxskip-gda-fl", "proxskip-g-norm", {**GNORM_RUN, "zeta_sq": 0.0},
                       rounds=steps, seed=seed, sweeps={"zeta_sq": zetas}))
 
@@ -227,7 +247,7 @@ def comm_to_eps(prob: AffineVIP, eps: float, p: float | None = None, extra: int 
     (or the given p, then with twice the cap), capped at ln(1/ε)/τ + ``extra`` (τ of the bound):
     (t_ε or None, the curve E[V_t], schedule and cap)."""
     c = prob.constants
-    gamma, p_ = algorithms.gda_steps(prob)
+    gamma, p_ = gda_schedule(prob)
     tau = tau_from("proxskip.cor3.6", {"gamma": gamma, "p": p_, "mu": c["mu"], "ell": c["ell"]})
     cap = int(math.ceil(math.log(1 / eps) / tau)) + extra
     maps = exact.proxskip_maps(prob, gamma, p_ if p is None else p)
@@ -236,14 +256,18 @@ def comm_to_eps(prob: AffineVIP, eps: float, p: float | None = None, extra: int 
     return t_eps, EV, {"gamma": gamma, "p": p_, "cap": cap}
 
 
-def comm_sweep(family: str, kappas: list[float], seeds: list[int], eps: float) -> list[dict]:
+def comm_sweep(family: str, kappas: list[float], seeds: list[int], eps: float,
+               runs: list[RunConditions] | None = None) -> list[dict]:
     """Expected communications p·t_ε per (instance seed, κ), with the Cor. 3.6 bound
-    p·(ln(1/ε)/τ + 1)."""
+    p·(ln(1/ε)/τ + 1); each run's Corollary 3.6 inputs appended to ``runs`` when given."""
     rows = []
     for s in seeds:
         for kappa in kappas:
             prob = families.kappa_family(family, kappa, s)
             t_eps, _, sched = comm_to_eps(prob, eps)
+            if runs is not None:
+                runs.append(cor36_run("proxskip.cor3.6", prob, sched["gamma"], sched["p"],
+                                      f"instance seed {s}, κ = {kappa:g}"))
             n_comm = sched["p"] * t_eps if t_eps is not None else math.inf
             rows.append({"kappa": kappa, "instance_seed": s,
                          "ell_over_mu": prob.constants["ell"] /
@@ -287,7 +311,8 @@ def p6(params: Params, seed: int) -> Measurement:
     first = params["instance_seed"]
     seeds = [first + k for k in range(params["seeds"])]  # instance seeds
     family = params["family"]
-    rows = comm_sweep(family, list(params["kappas"]), seeds, params["eps"])
+    runs: list[RunConditions] = []
+    rows = comm_sweep(family, list(params["kappas"]), seeds, params["eps"], runs)
     run = RunConfig("proxskip-gda-fl", "proxskip-" + family.removesuffix("-shared"), seed=seed,
                     sweeps={"kappa": params["kappas"]})
     if not all(math.isfinite(r["N_comm"]) for r in rows):
@@ -307,7 +332,8 @@ def p6(params: Params, seed: int) -> Measurement:
                             "mean operator is better conditioned and the slope is below 0.5")
     return Measurement(fit.slope, interval=(fit.lo, fit.hi), series=series, evidence=evidence,
                        checks=(Check("p·t_ε below the Cor. 3.6 bound for every κ", all(
-                           r["N_comm"] <= r["N_comm_bound"] for r in rows)),), run=run)
+                           r["N_comm"] <= r["N_comm_bound"] for r in rows)),), run=run,
+                       conditions=runs)
 
 
 p8 = p6.variant(
@@ -324,7 +350,8 @@ p8 = p6.variant(
                       "μ_mean = μ)", "κ = L/μ", "expected communications p·t_ε", logx=True))
 
 
-@claim("proxskip.p7", seconds=2.5, title="Acceleration over p = 1: N_comm(p=1)/N_comm(p=√(γμ)) ∝ κ on "
+@claim("proxskip.p7", seconds=2.5,
+       title="Acceleration over p = 1: N_comm(p=1)/N_comm(p=√(γμ)) ∝ κ on "
        "G-norm; p = 1 GDA factor exactly 1 − 1.5γμ", prediction="log-log slope 1 in κ; "
        "(I − γJ_i)ᵀ(I − γJ_i) = (1 − 1.5γμ)I at γ = 1/(2ℓ) [derived]",
        source="Corollary 3.6 and the remark after it [L182–L184]", theorems=("proxskip.cor3.6",),
@@ -346,7 +373,7 @@ def p7(params: Params, seed: int) -> Measurement:
     seeds = [params["instance_seed"] + k for k in range(params["seeds"])]  # instance seeds
     run = RunConfig("proxskip-gda-fl", "proxskip-g-norm", seed=seed,
                     sweeps={"kappa": params["kappas"], "p": [1.0]})
-    rows, factor_dev = [], 0.0
+    rows, factor_dev, runs = [], 0.0, []
     for s in seeds:
         for kappa in params["kappas"]:
             prob = families.kappa_family("g-norm-shared", kappa, s)
@@ -355,6 +382,9 @@ def p7(params: Params, seed: int) -> Measurement:
             if t_skip is None or t_one is None:
                 return Measurement(None, run=run, inconclusive=f"ε not reached at κ = {kappa}")
             gamma, p = sched["gamma"], sched["p"]
+            runs += [cor36_run("proxskip.cor3.6", prob, gamma, p_, f"instance seed {s}, "
+                               f"κ = {kappa:g}, {label}")
+                     for p_, label in ((p, "p = √(γμ)"), (1.0, "p = 1"))]
             fac = 1 - params["factor_coef"] * gamma * prob.constants["mu"]
             step = np.eye(prob.d) - gamma * prob.J
             gram_dev = float(np.max(np.abs(np.einsum("nki,nkj->nij", step, step)
@@ -370,7 +400,8 @@ def p7(params: Params, seed: int) -> Measurement:
     return Measurement(fit.slope, interval=(fit.lo, fit.hi), series=by_seed(rows, seeds, "ratio"),
                        evidence={"max_factor_deviation": factor_dev, "rows": rows},
                        checks=(Check("p = 1 factor 1 − factor_coef·γμ (Gram matrix and curve)",
-                                     factor_dev <= params["factor_tol"]),), run=run)
+                                     factor_dev <= params["factor_tol"]),), run=run,
+                       conditions=runs)
 
 
 @claim("proxskip.p10", title="Control variates learn f_i(z*); Σ_i h_i = 0 after the first "
@@ -395,7 +426,7 @@ def p10(params: Params, seed: int) -> Measurement:
     [L210], Alg. 2 [L212–L226])."""
     R = params["replicas"]
     prob = families.g_norm(n=5, d=4, s=3.0, zeta_sq=10.0, seed=params["instance_seed"])
-    gamma, p = algorithms.gda_steps(prob)
+    gamma, p = gda_schedule(prob)
     T = int(math.ceil(25 / (gamma * prob.constants["mu"])))
     hstar = prob.f(np.broadcast_to(prob.z_star, (prob.n, prob.d)))
     scale = float(np.sqrt(np.sum(hstar**2)))
@@ -422,18 +453,20 @@ def p10(params: Params, seed: int) -> Measurement:
                   "p": p},
         checks=(Check("h error decays linearly (log-rate CI below 0)", fit.hi < 0),
                 Check("h error below 1e-8 of the initial at the end", final_rel < 1e-8)),
+        conditions=[thm42_run(prob, gamma, "g_norm n=5 d=4 s=3 ζ²=10")],
         run=RunConfig("proxskip-gda-fl", "proxskip-g-norm", {
             "n": 5, "d": 4, "s": 3.0, "zeta_sq": 10.0}, rounds=T, seeds=R, seed=seed))
 
 
-@claim("proxskip.p18", title="Communications in T iterations are Binomial(T, p)",
-       prediction="mean pT within its interval; variance Tp(1 − p)",
-       source="Algorithm 1, line 3 [L125]", theorems=("proxskip.cor3.6",),
-       provenance="derived",
-       derivation=("Algorithm 1 line 3 [L125] communicates after an independent coin of probability"
-                   " p at each iteration; the number of heads in T iterations is Binomial(T, p), "
-                   "mean pT, variance Tp(1 − p) (exact; a check of the simulator, not a stated "
-                   "result)"),
+@claim("proxskip.p18", title="Communications in T iterations are Binomial(T, p) (a check of "
+       "the simulator)",
+       prediction="mean pT within its interval; variance Tp(1 − p). Algorithm 1 line 3 [L125] "
+       "communicates after an independent coin of probability p at each iteration, so the "
+       "number of heads in T iterations is Binomial(T, p) (exact): a check of the simulator's "
+       "coin, not a stated result", source="Algorithm 1, line 3 [L125]",
+       theorems=("proxskip.cor3.6",), provenance="consistency",
+       no_conditions=("a property of Algorithm 1's coin (line 3 [L125]) at every γ and p, "
+                      "checked on the simulator: no theorem's conditions bear on it"),
        rule=rules.UpperBound("reference", rtol=0.0),
        params={"p_scale": 1.0, "level": 0.999, "replicas": 2000},
        profiles={"full": {"replicas": 20000}}, perturb={"p_scale": 1.02},
