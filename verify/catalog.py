@@ -148,7 +148,9 @@ def listing() -> dict[str, list[dict]]:
         "claims": [{"id": c.id, "paper": c.paper, "provenance": c.provenance,
                     "description": c.title, "source": c.source,
                     **({"derivation": c.derivation, "exact_derivation": c.exact_derivation}
-                       if c.provenance == "derived" else {})}
+                       if c.derivation else {}),
+                    **({"errata": list(c.errata)} if c.provenance == "erratum" else {}),
+                    **({"no_conditions": c.no_conditions} if c.no_conditions else {})}
                    for c in claims().values()],
         "algorithms": [{"id": a.name, "paper": a.paper, "description": a.description,
                         "problems": list(a.problems), "params": params(a.params)}

@@ -175,8 +175,9 @@ class Publisher:
 
 def publish(verdict: V, rules: Sequence[Published] = ()) -> V:
     """``verdict`` as the report publishes it (a copy): its statistic, prediction, tolerance,
-    evidence and figure under ``rules`` (its claim's :attr:`ClaimSpec.published`); the
-    verdict, the run's configuration and the seeds as they are."""
+    evidence, figure and conditions' margins under ``rules`` (its claim's
+    :attr:`ClaimSpec.published`); the verdict and the seeds as they are, the run's
+    configuration with :data:`CONFIG_DIGITS` digits."""
     p = Publisher(rules)
     fig = verdict.figure
     if fig is not None:
@@ -190,7 +191,8 @@ def publish(verdict: V, rules: Sequence[Published] = ()) -> V:
                    config=_config(verdict.config),
                    predicted=p.key("predicted", verdict.predicted),
                    tolerance=p.key("tolerance", verdict.tolerance),
-                   evidence=p.value(verdict.evidence), figure=fig)
+                   evidence=p.value(verdict.evidence), figure=fig,
+                   conditions=p.key("conditions", getattr(verdict, "conditions", {})))
 
 
 def _config(x: Any) -> Any:

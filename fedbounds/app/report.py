@@ -537,7 +537,10 @@ def render_pages(folder: Path, keys: list[str], theories: dict, verdicts: dict,
         predictions={k: sum((p["predictions"] or {}).get(k, 0) for p in pages)
                      for k in ("count", "with_verdict", "inconclusive")}))
     ids = [c.id for c in all_claims.values() if c.paper in keys]
+    meanings = {r["claim"].id: r["meaning"] for p in pages for r in p["rows"]}
     summary = {"claims": [{**tracked_json(verdicts[i]),
+                           **({"refutes": meanings[i]} if verdicts[i].verdict == "refuted"
+                              else {}),
                            **({"published": declarations(all_claims[i].published)}
                               if all_claims[i].published else {})} for i in ids]}
     _write_page(folder / "verdicts.json", json.dumps(summary, indent=1, allow_nan=False) + "\n")
@@ -766,6 +769,10 @@ def results_block(verdicts: dict) -> str:
                      + " | ".join(str(counts[k]) for k in kinds) + " |")
     lines.append(f"| all | {len(claims)} | "
                  + " | ".join(str(sum(c[k] for c in papers.values())) for k in kinds) + " |")
+    refuted = [c["refutes"] for c in claims if c["verdict"] == "refuted" and "refutes" in c]
+    if refuted:
+        lines += ["", "Refutations by what they refute: " + "; ".join(
+            f"{m} {refuted.count(m)}" for m in REFUTATION_MEANINGS if m in refuted) + "."]
     others = [c for c in claims if c["verdict"] != "confirmed"]
     if others:
         lines += ["", "Not confirmed:", ""]
@@ -773,6 +780,7 @@ def results_block(verdicts: dict) -> str:
         paper = c["id"].split(".")[0]
         predicted = str(_num(c.get("predicted"))).replace("<=", "≤").replace(">=", "≥")
         whose = f" ({c['provenance']} claim)" if c.get("provenance") else ""
+        whose += f", {c['refutes']}" if c.get("refutes") else ""
         lines.append(f"- [`{c['id']}`](reports/{paper}.html#{c['id']}) **{c['verdict']}**"
                      f"{whose}: statistic {_num(c.get('statistic'))}, predicted {predicted}")
     lines.append(RESULTS_END)

@@ -6,6 +6,7 @@ import re
 
 from fedbounds import registry
 from fedbounds.verify import catalog
+from fedbounds.verify.provenance import PROVENANCES
 
 DESIGN_IDS = """sagda.thm1.opt1 sagda.thm1.opt2 sagda.cor1 sagda.thm2 sagda.cor2 sagda.cor3 fednorm.thm1
 fednorm.cor1.1 fednorm.cor1.2 fednorm.thm2 fednorm.cor2.1 fednorm.cor2.2 fedsgda.thm3.6
@@ -45,11 +46,11 @@ def test_algorithms_and_problems_are_listed_once() -> None:
 
 def test_list_shows_each_claims_provenance_and_a_derived_claims_derivation() -> None:
     rows = {r["id"]: r for r in catalog.listing()["claims"]}
-    assert rows and all(r["provenance"] in ("paper", "derived", "conjecture")
-                        for r in rows.values())
+    assert rows and all(r["provenance"] in PROVENANCES for r in rows.values())
     for cid, r in rows.items():
         spec = catalog.claims()[cid]
         assert r["provenance"] == spec.provenance
-        assert ("derivation" in r) == (spec.provenance == "derived"), cid
+        assert ("derivation" in r) == (spec.provenance in ("derived", "extrapolation")), cid
+        assert ("errata" in r) == (spec.provenance == "erratum"), cid
     assert rows["feddro.p9"]["derivation"] and not rows["feddro.p9"]["exact_derivation"]
     assert rows["fedsgda.p14"]["provenance"] == "conjecture"

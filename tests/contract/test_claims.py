@@ -4,8 +4,11 @@
 * the spec's declared perturbation gives ``refuted``;
 * an unknown override is a clear error naming the allowed parameters;
 * the run the claim reports is accepted verbatim by ``fedbounds run`` (checked with 2 rounds);
-* every claim says whose prediction it is (paper, derived or conjecture), a derived one writes
-  its derivation out (tests/verify/test_claim.py: the verdict carries it).
+* every claim says whose prediction it is and read how (verify/provenance.py), a derived or
+  extrapolation one writes its derivation out (tests/verify/test_claim.py: the verdict
+  carries it);
+* every verdict carries the conditions check of its runs, and no claim that would refute the
+  paper runs outside its theorem's conditions.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from fedbounds.app.cli import app
 from fedbounds.errors import BadInput
 from fedbounds.verify import catalog
 from fedbounds.verify.claim import ClaimSpec
+from fedbounds.verify.provenance import PROVENANCES
 
 CLAIMS = sorted(catalog.claims())
 VERDICTS = {"confirmed", "refuted", "inconclusive", "diverged"}
@@ -41,19 +45,40 @@ def test_quick_run_gives_a_verdict(cid, quick_verdict):
 @pytest.mark.parametrize("cid", CLAIMS)
 def test_provenance_is_declared(cid):
     spec = catalog.claims()[cid]
-    assert spec.provenance in ("paper", "derived", "conjecture"), cid
-    if spec.provenance == "derived":
+    assert spec.provenance in PROVENANCES, cid
+    if spec.provenance in ("derived", "extrapolation"):
         assert len(spec.derivation.split()) >= 15, f"{cid}: the derivation is not written out"
     else:
         assert not spec.derivation and not spec.exact_derivation, cid
+    if spec.provenance == "erratum":
+        assert spec.errata, f"{cid}: an erratum reading names its errata"
 
 
 def test_provenance_of_the_claims_the_issue_names():
     table = catalog.claims()
     assert table["fedsgda.p14"].provenance == "conjecture"
-    assert table["feddro.p9"].provenance == "derived"
+    assert table["feddro.p9"].provenance == "extrapolation"  # Thm 5.1's T condition fails
     assert not table["feddro.p9"].refutes_paper
-    assert all(table[c].provenance == "paper" for c in ("sagda.p8a", "sagda.p10"))
+    assert table["sagda.p10"].provenance == "extrapolation"  # conditions (11)–(13) fail
+    assert table["sagda.p8a"].provenance == "paper"  # inside Theorem 1's conditions (issue 27)
+    assert table["feddro.p13"].provenance == "consistency"  # the encoding's cost model vs ε
+    assert all(table[c].provenance == "erratum" for c in ("proxskip.p1", "proxskip.p13"))
+
+
+@pytest.mark.parametrize("cid", CLAIMS)
+def test_the_runs_are_checked_against_the_theorems_conditions(cid, quick_verdict):
+    """Every verdict carries the conditions check of its runs (or says why there is none),
+    and no claim whose refutation would refute the paper runs outside its theorem's
+    conditions: such a run is an extrapolation, declared as one."""
+    spec, verdict = catalog.claims()[cid], quick_verdict(cid)
+    status = verdict.conditions.get("status")
+    assert status in ("hold", "fail", "not applicable"), (
+        f"{cid}: its runs are not checked against {', '.join(spec.theorems)}'s conditions")
+    if status == "fail":
+        failing = [(r["theorem"], r["where"], [c["name"] for c in r["failing"]])
+                   for r in verdict.conditions["runs"] if not r["holds"]]
+        assert not spec.refutes_paper, f"{cid} reads the paper but its runs fail: {failing}"
+        assert verdict.provenance in ("extrapolation", "conjecture", "consistency"), cid
 
 
 @pytest.mark.parametrize("cid", CLAIMS)
