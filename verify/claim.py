@@ -47,6 +47,7 @@ from typing import Any, Literal, Protocol
 from fedbounds.errors import BadInput
 
 from .conditions import RunConditions, record
+from .perturbation import Plant
 from .provenance import PROVENANCES, Provenance, check_provenance, meaning, refutes_paper
 from .publication import Published
 
@@ -355,6 +356,8 @@ class ClaimSpec:
     # why the claim has no theorem run whose conditions could be checked (an exact analysis,
     # a check of the encoding); empty when its measure reports its runs' conditions
     no_conditions: str = ""
+    # experiment-level perturbations (verify.perturbation): each must give ``refuted``
+    plants: tuple[Plant, ...] = ()
 
     def __post_init__(self) -> None:
         check_provenance(self.id, self.provenance, self.derivation, self.exact_derivation,
@@ -477,8 +480,8 @@ def claim(id: str, *, title: str, prediction: str, source: str, provenance: Prov
           profiles: Mapping[str, Mapping[str, Any]] | None = None,
           perturb: Mapping[str, Any] | None = None, theorems: Sequence[str] = (),
           errata: Sequence[str] = (), seconds: float = 0.5,
-          published: Sequence[Published] = (), no_conditions: str = ""
-          ) -> Callable[[Measure], ClaimSpec]:
+          published: Sequence[Published] = (), no_conditions: str = "",
+          plants: Sequence[Plant] = ()) -> Callable[[Measure], ClaimSpec]:
     """Declare a claim around its measure function (the decorated name becomes the spec).
     ``provenance`` is required (``"paper"``, ``"derived"`` or ``"conjecture"``); a derived
     claim also gives ``derivation`` (and ``exact_derivation=True`` when it is exact)."""
@@ -490,7 +493,8 @@ def claim(id: str, *, title: str, prediction: str, source: str, provenance: Prov
                          profiles={k: dict(v) for k, v in (profiles or {}).items()},
                          perturb=dict(perturb or {}), theorems=tuple(theorems),
                          errata=tuple(errata), module=measure.__module__, seconds=seconds,
-                         published=tuple(published), no_conditions=no_conditions)
+                         published=tuple(published), no_conditions=no_conditions,
+                         plants=tuple(plants))
     return wrap
 
 

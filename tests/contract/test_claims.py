@@ -96,6 +96,34 @@ def test_declared_perturbation_is_refuted(cid, quick_runs):
     assert verdict.verdict == "refuted", (cid, verdict.statistic, verdict.evidence.get("checks"))
 
 
+PLANTED = [(cid, i) for cid in CLAIMS for i in range(len(catalog.claims()[cid].plants))]
+
+
+@pytest.mark.parametrize("cid, index", PLANTED)
+def test_each_planted_wrong_theory_is_refuted(cid, index, quick_runs):
+    """Under each experiment-level perturbation (verify/perturbation.py: a changed experiment
+    or a planted wrong theory) the claim is refuted."""
+    spec = catalog.claims()[cid]
+    plant = spec.plants[index]
+    _, record = quick_runs(cid)
+    if record is not None:
+        spec = record.replaying(spec)
+    verdict = spec.run("quick", 0, **plant.overrides)
+    assert verdict.verdict == "refuted", (cid, plant.why, verdict.statistic,
+                                          verdict.evidence.get("checks"))
+
+
+def test_most_claims_with_a_run_test_their_experiment(quick_verdict):
+    """At least 80 % of the claims whose statistic comes from a run declare a perturbation
+    that tests the experiment, not only the rule (issue 27)."""
+    with_run = [cid for cid in CLAIMS if quick_verdict(cid).config]
+    planted = [cid for cid in with_run if catalog.claims()[cid].plants]
+    missing = sorted(set(with_run) - set(planted))
+    assert len(planted) >= 0.8 * len(with_run), (
+        f"{len(planted)} of {len(with_run)} claims with a run plant a wrong theory; "
+        f"without: {', '.join(missing)}")
+
+
 def test_read_tracking_notes_every_name_a_measure_looks_at(read_tracking):
     import json
 
