@@ -38,6 +38,18 @@ def test_p2_literal_I1_dips_below_half() -> None:
     assert v.verdict == "confirmed" and v.statistic == 0.5
 
 
+def test_p2_p15_perturbations_refute_through_the_statistic() -> None:
+    # p2's threshold perturbation was vacuous (x̄⁰ = 0.5 pins the statistic) and p15's refuted
+    # only through its side check: their replacements move the statistic past the rule
+    p2 = SPECS["feddro.p2"]
+    v = p2.run("quick", **p2.perturb)
+    assert v.verdict == "refuted" and v.statistic < 0.5
+    p15 = SPECS["feddro.p15"]
+    v = p15.run("quick", **p15.perturb)
+    assert v.verdict == "refuted" and v.statistic > p15.params["tolerance"]
+    assert v.evidence["min_gap_paper_eq5"] > p15.params["tolerance"]  # the side check passes
+
+
 def test_p4_fix_small() -> None:
     v = SPECS["feddro.p4"].run("quick", etas=[0.04], T=1500)
     assert v.verdict == "confirmed" and v.evidence["max_tracking_error"] == 0.0

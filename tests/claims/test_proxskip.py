@@ -99,3 +99,30 @@ def test_same_seed_same_numbers(cid, verdicts):
 def test_full_profile(cid):
     v = SPECS[cid].run("full", seed=0)
     assert v.verdict == "confirmed", v.evidence
+
+
+def test_every_claim_with_a_run_has_a_plant_and_the_broken_server_step_keeps_sum_h():
+    """Every claim plants a wrong theory or a broken experiment (the contract test runs them);
+    the plants' broken Alg. 2 (``common.broken_method``): the plain server average keeps
+    Σ_i h_i, Alg. 2's zeroes it at the first communication, and h ≡ 0 drops the control
+    variates."""
+    import numpy as np
+
+    from fedbounds.problems import proxskip as families
+    from fedbounds.verify.algorithms import proxskip as algorithms
+    from fedbounds.verify.claims.proxskip.common import broken_method
+
+    assert all(spec.plants for spec in SPECS.values())
+    prob = families.g_norm(n=3, d=4, s=3.0, seed=0)
+    gamma, p = algorithms.gda_steps(prob)
+    h0 = np.random.default_rng(0).standard_normal((2, prob.n, prob.d))
+    state = algorithms.ProxSkipState(algorithms.stack(prob, 2), h0)
+    draws = {"coin": np.array([True, True])}
+    right, _ = algorithms.proxskip_method(prob, gamma, p).step(state, draws, 0)
+    plain, _ = broken_method(prob, gamma, p, "plain-average").step(state, draws, 0)
+    none, _ = broken_method(prob, gamma, p, "no-control-variates").step(state, draws, 0)
+    assert np.abs(right.h.sum(axis=1)).max() < 1e-12
+    assert np.allclose(plain.h.sum(axis=1), h0.sum(axis=1))
+    assert not none.h.any()
+    with pytest.raises(ValueError):
+        broken_method(prob, gamma, p, "other")

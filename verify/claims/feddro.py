@@ -58,6 +58,7 @@ from ..exact.feddro import (
     tracking_steady_state,
 )
 from ..fitting import loglog_slope, mean_ci, replica_slope
+from ..perturbation import Plant
 from ..publication import EPS, Published
 
 PREDICTIONS = Predictions(
@@ -87,6 +88,10 @@ def _at(theorem_id: str, problem: CompositionalProblem | None, where: str,
        params={"etas": [0.01, 0.04, 0.999 / 22], "I_values": [2], "iters_per_eta": 200,
                "threshold": 0.5, "fixed_point_min": 1.0, "table_tol": 1e-10, "conv_tol": 1e-6,
                "plot_rounds": 400, "case": "II", "variants": ["proof"]},
+       plants=(Plant({"case": "II", "I_values": [1]},
+                     why="Case II with a single local step (I = 1, outside Theorem 4.1's I > 1) is "
+                         "plain gradient descent on Φ and converges to x* = 0, so x̄^t must fall "
+                         "below 1/2"),),
        profiles={"full": {"etas": [0.001, 0.01, 0.02, 0.04, 0.045, 0.999 / 22],
                           "iters_per_eta": 400}},
        figure=FigureSpec("Algorithm 1 on the Theorem 4.1 instance", "communication round",
@@ -137,6 +142,11 @@ p2 = p1.variant(
     theorems=("feddro.thm4.1.corrected",), errata=("thm4.1-scope", "alg1-caseI-variant"),
     params={"etas": [0.01, 0.04, 0.999 / 8], "I_values": [1, 2], "case": "I",
             "variants": ["proof", "literal"]},
+    perturb={"case": "II", "I_values": [1], "etas": [0.01, 0.04]},
+    plants=(Plant({"case": "II", "I_values": [1], "etas": [0.01, 0.04]},
+                  why="Case II with I = 1 (one local step: plain gradient descent on Φ) converges "
+                      "to x* = 0, so the minimum of x̄^t over rounds must fall below 1/2 (the "
+                      "threshold perturbation was vacuous: x̄⁰ = 0.5 pins it)"),),
     profiles={"full": {"etas": [0.001, 0.01, 0.04, 0.1, 0.999 / 8], "I_values": [1, 2, 4]}})
 
 
@@ -152,6 +162,9 @@ p2 = p1.variant(
                       "conditions)"),
        theorems=("feddro.thm4.1.corrected",), errata=("thm4.1-scope",),
        rule=UpperBound(bound="tolerance", rtol=0.0), perturb={"tolerance": 1e-6},
+       plants=(Plant({"decay_rounds": 100}, why="the decaying-step runs stopped after 100 "
+                     "rounds, long before η^t = 0.04/√(t+1) is small: they cannot have reached "
+                     "the η → 0 limits, and the error must show it"),),
        params={"I_values": [1, 2, 3, 4, 8], "decay_rounds": 20000, "eta": 0.01,
                "decay_eta": 0.04, "starts": [-3.0, 0.2, 3.0, 10.0], "tolerance": 2e-3},
        profiles={"full": {"I_values": [1, 2, 3, 4, 8, 16], "decay_rounds": 100000}},
@@ -186,6 +199,9 @@ def p3(params: Params, seed: int) -> Measurement:
        theorems=("feddro.thm4.2", "feddro.thm5.1"), rule=UpperBound(bound="tolerance", rtol=0.0),
        params={"etas": [0.04, 1 / 22], "betas": [0.3], "T": 2000, "I": 2, "tolerance": 1e-10,
                "track_tolerance": 1e-24}, perturb={"T": 50},
+       plants=(Plant({"I": 50}, why="50 local steps between model averagings, far beyond "
+                     "Corollary 1's drift threshold: the clients' x drift apart on the "
+                     "heterogeneous instance, so x̄^t must stop short of x* = 0"),),
        profiles={"full": {"etas": [0.01, 0.04, 1 / 22], "betas": [0.3, 1.0], "T": 20000}},
        figure=FigureSpec("FedDRO / modified FedAvg on the Theorem 4.1 instance", "iteration",
                          "|x̄^t − x*|"))
@@ -226,8 +242,11 @@ def p4(params: Params, seed: int) -> Measurement:
        rule=Interval(predicted="predicted", tol="tolerance"), perturb={"predicted": -1.0},
        params={"Ts": [2000, 8000, 32000], "Ks": [2], "sweep": "T", "I_values": [1],
                "replicas": 48,
-               "predicted": -0.5, "tolerance": 0.1, "A": 0.5, "C": 0.5, "s": 1.0},
+               "predicted": -0.5, "tolerance": 0.1, "A": 0.5, "C": 0.5, "s": 1.0, "eta": 0.0},
        profiles={"full": {"Ts": [2000, 8000, 32000], "I_values": [1, 4], "replicas": 200}},
+       plants=(Plant({"eta": 0.1}, why="a constant step η = 0.1 instead of Corollary 1's "
+                     "η = √(|b|K/T) (the schedule the rate needs): G_T settles at the noise "
+                     "floor ηL σ²/(|b|K) and its slope in T must leave −1/2 ± 0.1"),),
        figure=FigureSpec("FedDRO on P1: G_T vs T", "T", "G_T = (1/T)Σ‖∇Φ(x̄^t)‖²", logx=True))
 def p5(params: Params, seed: int) -> Measurement:
     """P5/P6: G_T ∝ T^{-1/2} (Cor. 1), ∝ K^{-1/2} (Cor. 2); replica slope CIs, mean over I."""
@@ -235,7 +254,8 @@ def p5(params: Params, seed: int) -> Measurement:
     fits, series, scaled, conditions = {}, {}, {}, []
     thm = "feddro.cor1" if sweep == "T" else "feddro.cor2"  # p5 / p6
     for I in params["I_values"]:
-        grid = [(make("feddro-p1", {**_abc(params), "K": K}), T, {"T": T, "I": I})
+        eta = {"eta": params["eta"]} if params["eta"] else {}  # 0: Corollary 1's √(|b|K/T)
+        grid = [(make("feddro-p1", {**_abc(params), "K": K}), T, {"T": T, "I": I, **eta})
                 for K in Ks for T in Ts]
         conditions += [_at(thm, prob, f"I = {I}, K = {prob.K}, T = {T}", T=T, I=I, b=1)
                        for prob, T, _ in grid]
@@ -260,6 +280,9 @@ p6 = p5.variant("feddro.p6", seconds=1.6, title="Linear speedup in the number of
                 source="Corollary 2 [L251–L263]", theorems=("feddro.cor2",),
                 provenance="paper",
                 params={"Ts": [2000], "Ks": [2, 4, 8, 16], "sweep": "K"},
+                plants=(Plant({"eta": 0.1}, why="a constant step η = 0.1 instead of Corollary "
+                              "2's η = √(|b|K/T): G_T sits at the noise floor ∝ η/K and its "
+                              "slope in K must leave −1/2 ± 0.1"),),
                 profiles={"full": {"Ts": [8000], "I_values": [1]}},
                 figure=FigureSpec("FedDRO on P1: G_T vs K", "K", "G_T", logx=True))
 
@@ -281,13 +304,18 @@ p6 = p5.variant("feddro.p6", seconds=1.6, title="Linear speedup in the number of
                    "64), by design: no affordable T meets the drift condition at I = 64 (T ≥ "
                    "6.4·10⁷), so the remark's growth is looked for beyond the theorem"),
        params={"I_values": [1, 2, 16, 64], "T": 4000, "K": 8, "replicas": 12,
-               "flat_tolerance": 0.15, "growth_min": 2.0}, perturb={"growth_min": 100.0},
+               "flat_tolerance": 0.15, "growth_min": 2.0, "het": 1.0},
+       perturb={"growth_min": 100.0},
+       plants=(Plant({"het": 0.0}, why="homogeneous clients (het = 0: every h_k = h), where the "
+                     "remark's degradation by heterogeneity has nothing to act on: G_T must not "
+                     "grow with I"),),
        profiles={"full": {"I_values": [1, 2, 4, 16, 64, 256], "T": 16000, "replicas": 48}},
        figure=FigureSpec("FedDRO on P2: G_T vs I", "I", "G_T", logx=True))
 def p7(params: Params, seed: int) -> Measurement:
     """P7: G_T(I)/G_T(1) ≈ 1 below Corollary 1's I_th and growing above it."""
     Is, T, K, R = params["I_values"], params["T"], params["K"], params["replicas"]
-    prob = make("feddro-p2", {"K": K, "A": 0.5, "C": 0.5, "s": 1.0})
+    het = {"het": params["het"]} if params["het"] != 1.0 else {}  # 1: P2 as it is
+    prob = make("feddro-p2", {"K": K, "A": 0.5, "C": 0.5, "s": 1.0, **het})
     thr = drift_threshold(prob, T)
     est = [mean_ci(h.G(T)) for h in run_feddro_many([(prob, T, {"T": T, "I": I}) for I in Is],
                                                      R, seed, ("grad_phi_sq",))]
@@ -319,7 +347,11 @@ def p7(params: Params, seed: int) -> Measurement:
                            {"s": 0.5, "I": 2, "R": 8}], "K": 2, "A": 0.5, "C": 0.5, "scale": 1.0},
        profiles={"full": {"configs": [{"s": 0.0, "I": 1, "R": 1}, {"s": 0.0, "I": 2, "R": 1},
                                       {"s": 0.5, "I": 1, "R": 32}, {"s": 0.5, "I": 2, "R": 32}]}},
-       perturb={"scale": 1e-4}, figure=FigureSpec(
+       perturb={"scale": 1e-4},
+       plants=(Plant({"scale": 1e-4}, why="multiplies the Theorem F.1 bound the measure computes "
+                     "from the exact constants by 10⁻⁴ (a wrong constant in the theory): the "
+                     "observed G_T must exceed it"),),
+       figure=FigureSpec(
            "Theorem F.1 bound vs observed G_T (P1)", "configuration", "value", kind="scatter"))
 def p8(params: Params, seed: int) -> Measurement:
     """P8: G_T's 95% CI ≤ Theorem F.1's bound from T = max(T_th, c_β²|b|K); min bound/G_T."""
@@ -379,6 +411,9 @@ def p8(params: Params, seed: int) -> Measurement:
                    "above Corollary 1's I_th on purpose, so it is measured beyond the theorem"),
        theorems=("feddro.thm5.1", "feddro.cor1"),
        rule=Interval(predicted="predicted", tol="tolerance"), perturb={"predicted": 2.0},
+       plants=(Plant({"knob": "A"}, why="scales only A (the f-part), not the clients' "
+                     "deviations of g and its Hessian that the α⁴ drift law needs: the excess no "
+                     "longer grows like α⁴, so the slope must leave 4 ± 0.5"),),
        params={"alphas": [1 / 16, 1 / 8, 1 / 4], "K": 8, "T": 4000, "I": 16, "knob": "het",
                "A_alphas": [0.5, 1.0, 2.0], "tail_rounds": 10, "conv_tol": 1e-6,
                "predicted": 4.0, "tolerance": 0.5, "invariance_As": [0.0, 0.5, 2.0],
@@ -483,6 +518,9 @@ def p9(params: Params, seed: int) -> Measurement:
                    "constant) gives log-slopes +1 in β and −1 in K. The slopes are a reading (not "
                    "implied by an upper bound); the 'below Lemma F.4' part is exact"),
        rule=Interval(predicted="predicted_beta", tol="tolerance"), perturb={"predicted_K": 0.0},
+       plants=(Plant({"betas": [1.0, 0.4]}, why="β up to 1 (no STORM averaging), where the "
+                     "recursion's steady state β/(2 − β) is far from linear in β: the β-slope "
+                     "must leave 1 ± 0.2"),),
        params={"betas": [0.4, 0.1], "Ks": [2, 8], "T": 2000, "eta": 0.01, "replicas": 8,
                "predicted_beta": 1.0, "predicted_K": -1.0, "tolerance": 0.2, "A": 3.0, "C": 4.0,
                "s": 2.0, "record_every": 5},
@@ -550,6 +588,9 @@ _SMALL = {"problem": "p1", "K": 2, "A": 0.0, "C": 0.0, "s": 0.0, "gscale": 0.2, 
        theorems=("feddro.thm5.1", "feddro.thm5.1.corrected", "feddro.lemF.5",
                  "feddro.lemF.5.corrected"), errata=("lemmaF2-track-coefficient",),
        rule=UpperBound(bound="atol", rtol=0.0), perturb={"grad_coef": 5.0},
+       plants=(Plant({"grad_coef": 5.0}, why="a wrong coefficient (5 for 1/2) on the ‖∇Φ‖² "
+                     "term of Lemma F.5's right-hand side, computed in the measure: the potential's "
+                     "actual decrease must fail the planted inequality"),),
        params={"valid": [{**_MC, "problem": "p1", "I": 1}, {**_MC, "problem": "p2", "I": 2},
                          {**_DET, "problem": "p1", "I": 1}, {**_DET, "problem": "p1", "I": 2},
                          {**_SMALL, "c_beta": "repaired"}],
@@ -619,6 +660,9 @@ def p11(params: Params, seed: int) -> Measurement:
            ("feddro-kl-dro", {}), ("feddro-chi2-dro", {}),
            ("feddro-kl-dro", {"lam": 5.0, "hetero": 2.0}),
            ("feddro-chi2-dro", {"lam": 5.0, "hetero": 2.0})]}}, perturb={"bound_scale": 0.01},
+       plants=(Plant({"bound_scale": 0.01}, why="multiplies Lemma 3.1's smoothness constant "
+                     "L_h + B_f L_g + B_g² L_f (computed in the measure) by 0.01: the measured "
+                     "curvature of Φ must exceed the planted constant"),),
        figure=FigureSpec("Lemma 3.1: true smoothness vs the bound", "instance", "value",
                          kind="scatter"))
 def p12(params: Params, seed: int) -> Measurement:
@@ -691,6 +735,10 @@ def p13(params: Params, seed: int) -> Measurement:
                       "chosen to vary η, not Theorem 5.1's η = √(|b|K/T) (and T = 1500 < T_th ≈ "
                       "1711 on P1): no run tests a theorem's prediction"),
        rule=Interval(predicted="predicted", tol="tolerance"), perturb={"predicted": 0.5},
+       plants=(Plant({"s": 4.0}, why="noise s = 4 (16 times the variance): the shared batch's "
+                     "bias, of order s²η, is no longer small at the smallest step, so the paired "
+                     "gap must leave 0 ± 0.05 (the run sees the correlation the conjecture "
+                     "bounds)"),),
        params={"etas": [0.005, 0.01, 0.02, 0.05, 0.1], "K": 2, "T": 1500, "replicas": 300,
                "A": 0.5, "C": 0.5, "s": 1.0, "I": 1, "predicted": 0.0, "tolerance": 0.05},
        profiles={"full": {"T": 4000, "replicas": 2000}},
@@ -742,7 +790,11 @@ def p14(params: Params, seed: int) -> Measurement:
                    "code) is wrong, and would leave printed eq. (5) standing"),
        no_conditions=("exact algebra of problem (4)'s inner maximum against the closed forms, on "
                       "random losses: no algorithm is run"),
-       rule=UpperBound(bound="tolerance", rtol=0.0), perturb={"tolerance": 1.0},
+       rule=UpperBound(bound="tolerance", rtol=0.0), perturb={"lam": 0.1},
+       plants=(Plant({"lam": 0.1}, why="λ = 0.1 < 1 puts the reference draw outside the closed "
+                     "form's validity (the unconstrained maximiser has negative weights), so the "
+                     "corrected form must differ from the exact inner maximum (the tolerance "
+                     "perturbation refuted only through the side check on eq. (5))"),),
        params={"m": 6, "lam": 5.0, "data_seed": 1, "tolerance": 1e-9, "extra_draws": 20},
        profiles={"full": {"extra_draws": 200}},
        figure=FigureSpec("χ² DRO: corrected form vs printed eq. (5)", "draw",
@@ -820,6 +872,9 @@ def settled_G_T(run: History, T: int, I: int, n: int, curvature: float) -> dict[
                "conv_tol": 1e-9, "bound_scale": 1.0},
        profiles={"full": {"alphas": [0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0]}},
        perturb={"bound_scale": 1e-7},
+       plants=(Plant({"bound_scale": 1e-7}, why="multiplies Theorem 5.1's bound (exact constants, "
+                     "computed in the measure) by 10⁻⁷, a wrong constant in the theory: the "
+                     "settled G_T must exceed it"),),
        figure=FigureSpec("FedDRO on P2 at Theorem 5.1's steps: observed G_T / bound vs "
                          "heterogeneity α", "α (client deviations × α)",
                          "G_T / Theorem 5.1 bound", logx=True))

@@ -7,6 +7,7 @@ stochastic gradients and replicas come from the noise seed."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Mapping
 from fractions import Fraction
@@ -43,6 +44,7 @@ from fedbounds.verify.fitting import (
     replica_slope,
 )
 from fedbounds.verify.minmax import stationary_floor
+from fedbounds.verify.perturbation import Plant
 from fedbounds.verify.publication import EPS, Published
 
 GAME = "minmax-quadratic"
@@ -101,7 +103,12 @@ PREDICTIONS = Predictions(
        no_conditions=FIXED_POINT_LIMIT,
        params={"algorithm": "local-sgda", "target": "w", "rhos": (0.0,), "etas": ETAS,
                "predicted": 1.0}, profiles={"full": {"etas": (*ETAS, 0.00125)}},
-       perturb={"target": "p"}, figure=FigureSpec("Local SGDA fixed point vs η (τ = 1, 10, 20)",
+       perturb={"target": "p"},
+       plants=(Plant({"algorithm": "fednorm-sgda"},
+                     why="runs the normalized algorithm (Fed-Norm) in place of naive averaging: "
+                         "its fixed point tends to z*(p), a distance ‖z*(w) − z*(p)‖ from z*(w), "
+                         "so the distance to z*(w) must stop falling with η"),),
+       figure=FigureSpec("Local SGDA fixed point vs η (τ = 1, 10, 20)",
                                                   "η^c", "distance", logx=True))
 def p1(params: Params, seed: int) -> Measurement:
     """P1, P2, P4: slope in η of ‖z(η) − z*(target)‖, z(η) the exact fixed point (eq. (2))."""
@@ -141,6 +148,10 @@ p2a = p1.variant("fednorm.p2a", title="Fed-Norm-SGDA's fixed point tends to z*(p
                              "(first-order expansion)"),
                  theorems=("fednorm.thm1",),
                  params={"algorithm": "fednorm-sgda", "target": "p"}, perturb={"target": "w"},
+                 plants=(Plant({"algorithm": "local-sgda"},
+                               why="drops Algorithm 1's normalization by ‖a_i‖_1 (naive "
+                                   "averaging): the fixed point then tends to z*(w), w ∝ p_iτ_i, "
+                                   "so its distance to z*(p) must stop falling with η^c"),),
                  figure=FigureSpec("Fed-Norm-SGDA fixed point vs η^c (τ = 1, 10, 20)", "η^c",
                                    "distance", logx=True))
 
@@ -160,7 +171,12 @@ p2a = p1.variant("fednorm.p2a", title="Fed-Norm-SGDA's fixed point tends to z*(p
                       "deterministic round at one η^c and three server steps; that they agree "
                       "is an algebraic property of the round (its fixed-point equation does not "
                       "involve γ^s) at every step size: no theorem's conditions are its premise"),
-       rule=Interval("predicted", 1e-9), params={"predicted": 0.0}, perturb={"predicted": 1.0},
+       rule=Interval("predicted", 1e-9), params={"predicted": 0.0, "client_step": "fixed"},
+       perturb={"predicted": 1.0},
+       plants=(Plant({"client_step": "tied"},
+                     why="ties the client step to the server step (η^c = γ^s, App. A.1's "
+                         "default) instead of holding η^c fixed: the fixed point then moves with "
+                         "γ^s through η^c, so the spread over γ^s must leave zero"),),
        figure=FigureSpec("Fed-Norm fixed point vs server step", "γ^s", "‖z_FN − z*(p)‖",
                          logx=True, kind="scatter"),
        published=(Published(
@@ -171,7 +187,8 @@ p2a = p1.variant("fednorm.p2a", title="Fed-Norm-SGDA's fixed point tends to z*(p
 def p2b(params: Params, seed: int) -> Measurement:
     """P2: the relative spread of the exact Fed-Norm fixed points over γ^s (η^c = 0.01)."""
     g, gammas = make_game(P1_SET, params["instance_seed"]), [0.01, 0.02, 0.05]
-    Z = np.array([exact.fixed_point_path(g, FEDNORM_SGDA, [0.01], {
+    tied = params["client_step"] == "tied"  # a plant: η^c = γ^s rather than η^c = 0.01
+    Z = np.array([exact.fixed_point_path(g, FEDNORM_SGDA, [gm if tied else 0.01], {
         **P1_TAU, "gamma_sx": gm, "gamma_sy": gm})[0] for gm in gammas])
     spread = float(np.max(np.linalg.norm(Z - Z[0], axis=1)) / np.linalg.norm(Z[0]))
     cfg = {"eta_cx": 0.01, "eta_cy": 0.01, "gamma_sx": 0.05, "gamma_sy": 0.05, **P1_TAU}
@@ -190,6 +207,10 @@ def p2b(params: Params, seed: int) -> Measurement:
                       "enter"),
        rule=Interval("predicted", 1e-12), params={"predicted": 0.0, "tau_max": 0, "T": 200, "R": 8},
        profiles={"full": {"T": 2000, "R": 32}}, perturb={"tau_max": 8},
+       plants=(Plant({"tau_max": 8},
+                     why="unequal local steps τ_i = 4..8, outside App. A.1's equal-τ premise: "
+                         "Fed-Norm reweights the clients by p_i, Local SGDA by p_iτ_i, so the "
+                         "iterates must differ far beyond rounding"),),
        figure=FigureSpec("Fed-Norm vs Local SGDA (equal τ): |Δ‖∇Φ‖²| per round", "round",
                          "|difference|"),
        published=(
@@ -228,7 +249,13 @@ p4 = p1.variant("fednorm.p4", title="Local momentum: mismatch weights w ∝ p_i�
                             "p_i‖a_i‖_1; the fixed point is z*(w) + O(η) as in fednorm.p1 (slope "
                             "+1: first-order expansion)"),
                 params={"rhos": (0.5, 0.9), "etas": P4_ETAS}, profiles={"full": {"etas": P4_ETAS}},
-                perturb={"target": "w_tau"}, figure=FigureSpec(
+                perturb={"target": "w_tau"},
+                plants=(Plant({"target": "w_tau"},
+                              why="plants the theory that momentum does not change the mismatch "
+                                  "weights (w ∝ p_iτ_i, not p_i‖a_i‖_1): the heavy-ball fixed "
+                                  "point stays a fixed distance from that z*(w), so the slope "
+                                  "must fall away from +1"),),
+                figure=FigureSpec(
                     "Local SGDA with momentum: fixed point vs η", "η^c", "distance", logx=True))
 
 
@@ -278,6 +305,8 @@ def p9a(params: Params, seed: int) -> Measurement:
     gammas, Ps = 0.05 / np.array([1, 2, 4, 8]), list(range(1, g.M + 1))
     F = np.array([[exact.pp_floor(g, gm, P) for P in Ps] for gm in gammas])  # (γ, P)
     theory = exact.pp_profile(g.M, Ps)
+    if params.get("sampling_law") == "with replacement":  # fednorm.p9b's plant: 1/P
+        theory = 1.0 / np.array(Ps, float)
     series = {f"γ = {gm:g}": (Ps, np.maximum(F[k], 1e-300).tolist()) for k, gm in enumerate(gammas)}
     series["(n−P)/(P(n−1)) · floor(P=1), smallest γ"] = (
         Ps, np.maximum(theory * F[-1, 0], 1e-300).tolist())
@@ -314,7 +343,12 @@ p9b = p9a.variant(
                 "floor(P)/floor(1) = (n − P)/(P(n − 1)) and floor(n) = 0 (small-step expansion), "
                 "the shape of Theorem 1's partial-participation term [L656]. " + P9B_OUTSIDE),
     rule=Interval("predicted", 0.05),
-    params={"part": "b", "predicted": 0.0}, perturb={"predicted": 0.5},
+    params={"part": "b", "predicted": 0.0, "sampling_law": "without replacement"},
+    perturb={"predicted": 0.5},
+    plants=(Plant({"sampling_law": "with replacement"},
+                  why="plants the with-replacement profile 1/P, which drops the finite-"
+                      "population factor (n − P)/(n − 1) of Lemma B.2: the exact floors follow "
+                      "(n − P)/(P(n − 1)), so the deviation must exceed the tolerance"),),
     published=(_P9_FLOOR, Published(
         ("statistic",), floor=2**19 * EPS,
         why="zero in exact arithmetic (identical client Hessians and uniform p: the round's "
@@ -338,6 +372,10 @@ p9b = p9a.variant(
        theorems=("fednorm.cor1.2",), rule=Interval("predicted", 0.2),
        params={"P": 2, "sigma_G": 3.0, "predicted": 0.0, "T": 1500, "R": 32},
        profiles={"full": {"T": 6000, "R": 64}}, perturb={"P": 10, "sigma_G": 0.0},
+       plants=(Plant({"P": 10, "sigma_G": 0.0},
+                     why="full participation and no heterogeneity, outside the corollary's "
+                         "P < n, σ_G > 0 regime: the floor is then local noise averaged over τ "
+                         "steps and must fall with τ"),),
        figure=FigureSpec("Fed-Norm floor vs τ (P = 2 < n, σ_G = 3)", "τ", "stationary E‖∇Φ‖²",
                          logx=True))
 def p10a(params: Params, seed: int) -> Measurement:
@@ -375,6 +413,10 @@ p10b = p10a.variant(
                 "fails (those with (n−P)/(n−1) or β_L vanish at P = n, β_L = 0)"),
     params={"P": 10, "sigma_G": 0.0, "predicted": -1.0},
     perturb={"P": 2, "sigma_G": 3.0},
+    plants=(Plant({"P": 2, "sigma_G": 3.0},
+                  why="partial participation (P = 2 of 10) with heterogeneity σ_G = 3, outside "
+                      "the control's P = n, σ_G = 0: the sampling floor does not fall with τ, "
+                      "so the slope must leave −1"),),
     figure=FigureSpec("Fed-Norm floor vs τ (P = n, σ_G = 0)", "τ", "stationary E‖∇Φ‖²", logx=True))
 
 
@@ -390,8 +432,14 @@ P11_ETA = 0.5
        source="Theorem 1 [L163]; Corollary 1.2 [L199–L203] and its proof, App. B.2 [L719]",
        provenance="paper",
        theorems=("fednorm.thm1", "fednorm.cor1.2"), rule=AtMost("predicted", 0.1),
-       params={"predicted": -0.5, "Ts": (1000, 4000, 16000), "R": 8},
+       params={"predicted": -0.5, "Ts": (1000, 4000, 16000), "R": 8, "schedule": "cor1.2",
+               "start": "z0"},
        profiles={"full": {"Ts": (1000, 4000, 16000, 64000), "R": 32}}, perturb={"predicted": -1.0},
+       plants=(Plant({"schedule": "constant", "start": "saddle"},
+                     why="drops Corollary 1.2's T-dependent schedule (every T runs the steps of "
+                         "the shortest horizon), started at the saddle so no initial gap decays: "
+                         "the average stays at the constant step's noise floor, so the slope in "
+                         "T must rise above −1/2"),),
        figure=FigureSpec("Fed-Norm-SGDA, Cor 1.2 schedule: average ‖∇Φ‖² vs T", "T",
                          "(1/T) Σ E‖∇Φ(x_t)‖²", logx=True))
 def p11(params: Params, seed: int) -> Measurement:
@@ -399,10 +447,13 @@ def p11(params: Params, seed: int) -> Measurement:
     (our Θ constants: every run inside the corollary's conditions)."""
     pset = {"M": 4, "sigma_x": 1.0, "sigma_y": 1.0, "bxy": 0.5, "a_ratio": 1.0}  # σ_G = a = 1
     g = make_game(pset, params["instance_seed"])
+    if params["start"] == "saddle":  # the plant: no initial gap to decay
+        g = dataclasses.replace(g, z0=g.z_star())
     tau, P, Ts, R = 4, g.M, list(params["Ts"]), params["R"]
     avgs, per_rep, runs = [], [], []
     for T in Ts:
-        cfg = {**exact.cor12_steps(g, tau, T, 8.0 * math.sqrt(P / (tau * T))), "tau": tau}
+        T_s = Ts[0] if params["schedule"] == "constant" else T  # a plant: no T-dependence
+        cfg = {**exact.cor12_steps(g, tau, T_s, 8.0 * math.sqrt(P / (tau * T_s))), "tau": tau}
         cfg.update(eta_cx=cfg["eta_cx"] * P11_ETA, eta_cy=cfg["eta_cy"] * P11_ETA)
         runs.append(fednorm_conditions("fednorm.cor1.2", g, cfg, f"T = {T}"))
         tr = simulate(FEDNORM_SGDA.method(g, cfg), T, replicas=R, seed=seed,
@@ -566,6 +617,10 @@ def _p20_point(thm: Any, game: dict[str, Any], tau_max: int, params: Params
                           "sigma_Gs": (0.25, 1.0, 4.0, 16.0, 64.0),
                           "Ts": tuple(int(t) for t in np.geomspace(100, 1e14, 26))}},
        perturb={"kappa_power": -1.0, "Ms": (6, 8), "tau_maxes": (3, 9), "sigma_Gs": (1.0, 4.0)},
+       plants=(Plant({"kappa_power": -1.0, "Ms": (6, 8), "tau_maxes": (3, 9),
+                      "sigma_Gs": (1.0, 4.0)},
+                     why="plants a bound missing a factor κ (the encoded bound × κ^−1): the "
+                         "implied constant must then grow along κ, which the slope test sees"),),
        figure=FigureSpec("Fed-Norm-SGDA: implied constant of Theorem 1's O(·) bound per "
                          "direction (max-step steps)", "value / base value",
                          "observed / bound (O(·) constants 1)", logx=True))

@@ -39,6 +39,7 @@ from fedbounds.verify.claims.fednorm import fednorm_conditions
 from fedbounds.verify.exact import fednorm as exact
 from fedbounds.verify.exact.minmax import affine_round, fixed_point, round_map
 from fedbounds.verify.fitting import Axis, implied_constant, loglog_slope
+from fedbounds.verify.perturbation import Plant
 from fedbounds.verify.publication import EPS, Published
 
 GAME = "minmax-quadratic"
@@ -54,12 +55,14 @@ def _rng(seed: int, tag: int) -> np.random.Generator:
 # ---- P5: Corollary 1.1 -------------------------------------------------------------------------
 
 
-def _cor11_ratios(g, w: np.ndarray, X: np.ndarray) -> dict[str, np.ndarray]:
+def _cor11_ratios(g, w: np.ndarray, X: np.ndarray, chi2_factor: float = 1.0
+                  ) -> dict[str, np.ndarray]:
     """LHS/RHS at the rows of X of the two pointwise inequalities of the proof of Corollary 1.1
     (App. B.2 [L701–L711]): Cauchy–Schwarz, and the same after Assumption 4 (identical Hessians:
-    β_G = 1, σ_G² exact for the weights w)."""
+    β_G = 1, σ_G² exact for the weights w); ``chi2_factor`` multiplies χ² in both bounds (0 in
+    fednorm.p5's plant)."""
     p, Lf = g.p, g.constants["L_f"]
-    chi2 = float(np.sum((p - w) ** 2 / w))
+    chi2 = float(np.sum((p - w) ** 2 / w)) * chi2_factor
     y_p, y_w = g.y_star(X), g.y_star(X, w)
     lhs = np.sum((g.grad_phi(X) - g.grad_phi(X, w)) ** 2, axis=1)
     ydiff = 2 * Lf**2 * np.sum((y_p - y_w) ** 2, axis=1)
@@ -85,9 +88,13 @@ def _cor11_ratios(g, w: np.ndarray, X: np.ndarray) -> dict[str, np.ndarray]:
                       "hold at any x and along any trajectory, so no step-size condition enters "
                       "(Theorem 1's conditions bound only ε_opt)"),
        rule=UpperBound("rhs_scale"),
-       params={"rhs_scale": 1.0, "instances": 6, "points": 100, "T": 300},
+       params={"rhs_scale": 1.0, "instances": 6, "points": 100, "T": 300, "chi2_factor": 1.0},
        profiles={"full": {"instances": 40, "points": 1000, "T": 3000}},
        perturb={"rhs_scale": 0.05},
+       plants=(Plant({"chi2_factor": 0.0},
+                     why="plants a bound without its χ²_{p‖w} (weight-mismatch) term, only the "
+                         "y*-mismatch 2L_f²‖y* − ỹ*‖²: the gradient gap Σ_i (p_i − w_i)∇_x f_i "
+                         "of naive averaging must then exceed it"),),
        figure=FigureSpec("Corollary 1.1: LHS/RHS per test point", "χ²_{p‖w}", "LHS / RHS",
                          logx=True, kind="scatter"))
 def p5(params: Params, seed: int) -> Measurement:
@@ -109,7 +116,7 @@ def p5(params: Params, seed: int) -> Measurement:
                 same = float(np.max(np.abs(g.grad_phi(X) - g.grad_phi(X, w))))
                 equal_when_p = max(equal_when_p, same)
                 continue
-            for name, r in _cor11_ratios(g, w, X).items():
+            for name, r in _cor11_ratios(g, w, X, params["chi2_factor"]).items():
                 worst[name] = max(worst.get(name, 0.0), float(np.max(r)))
                 xs, ys = series.setdefault(name, ([], []))
                 xs.extend([max(chi2, 1e-6)] * 10)
@@ -198,6 +205,9 @@ def _phi_curvature(g) -> float:
                                     "games": 8},
        profiles={"full": {"mus": (0.5, 0.3, 0.2, 0.1, 0.05, 0.02, 0.01), "games": 100}},
        perturb={"constant": "printed"},
+       plants=(Plant({"constant": "printed"},
+                     why="plants Lemma B.1's printed constant κL_f/2 + L_f: the exact Φ'' = "
+                         "L_f(κ − 1) of the bxy − μy²/2 games with κ > 4 must exceed it"),),
        figure=FigureSpec("Lemma B.1: Φ'' against L_Φ", "κ", "Φ'' / L_f", logx=True))
 def p6(params: Params, seed: int) -> Measurement:
     """P6: max Φ''/L_Φ over the counterexample family (L_f = 1, μ grid) and random strongly
@@ -269,6 +279,10 @@ def _wr_moments(directions: np.ndarray, p: np.ndarray, P: int) -> tuple[np.ndarr
        rule=Interval("predicted", 1e-10), params={"predicted": 0.0, "sampling": "without",
                                                   "points": 3},
        profiles={"full": {"points": 20}}, perturb={"sampling": "with"},
+       plants=(Plant({"sampling": "with"},
+                     why="samples the clients with replacement, a scheme eq. (19) does not "
+                         "cover: its second moment lacks the finite-population factors, so the "
+                         "enumerated moments must deviate from the identity"),),
        figure=FigureSpec("Eq. (19): E_C‖aggregate‖² by enumeration vs the identity", "P",
                          "E_C‖Σ_C w̃_i g_i‖²"),
        published=(Published(
@@ -351,10 +365,13 @@ def _p13_run(tau_max: int, eta: float) -> dict[str, float | int]:
             "gamma_sx": 0.01, "gamma_sy": 0.01}
 
 
-def _fednorm_bias(g, tau_max: int, etas: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _fednorm_bias(g, tau_max: int, etas: np.ndarray, algorithm: str = "fednorm-sgda"
+                  ) -> tuple[np.ndarray, np.ndarray]:
     """(‖∇Φ(x_fp)‖², ‖z_fp − z*‖) at the exact Fed-Norm fixed points (all clients, no noise)
-    for τ_i linearly spaced 1..τ_max and client steps ``etas`` (server step 0.01)."""
-    Z = exact.fixed_point_path(g, FEDNORM_SGDA, etas, {"tau": 1, "tau_max": tau_max,
+    for τ_i linearly spaced 1..τ_max and client steps ``etas`` (server step 0.01); Local
+    SGDA's with ``algorithm="local-sgda"`` (fednorm.p13a's plant)."""
+    alg = LOCAL_SGDA if algorithm == "local-sgda" else FEDNORM_SGDA
+    Z = exact.fixed_point_path(g, alg, etas, {"tau": 1, "tau_max": tau_max,
                                                        "gamma_sx": 0.01, "gamma_sy": 0.01})
     return (np.sum(g.grad_phi(Z[:, : g.dx]) ** 2, axis=1),
             np.linalg.norm(Z - g.z_star(), axis=1))
@@ -384,8 +401,12 @@ P13_OUTSIDE = ("The fixed points are those of the round with server steps γ^s_x
                    "squared, slope 2 (first-order expansion; the zero at τ ≡ 1 is exact). "
                    + P13_OUTSIDE),
        theorems=("fednorm.thm1",), rule=Interval("predicted", 0.1),
-       params={"predicted": 2.0, "tau_max": 8}, profiles={"full": {"tau_max": 16}},
-       perturb={"predicted": 1.0},
+       params={"predicted": 2.0, "tau_max": 8, "algorithm": "fednorm-sgda"},
+       profiles={"full": {"tau_max": 16}}, perturb={"predicted": 1.0},
+       plants=(Plant({"algorithm": "local-sgda"},
+                     why="drops Algorithm 1's normalization (naive averaging): the fixed point "
+                         "then tends to z*(w), w ∝ p_iτ_i, so ‖∇Φ(x_fp)‖² stays bounded away "
+                         "from 0 as η^c → 0 and the slope must fall from 2 to about 0"),),
        figure=FigureSpec("Fed-Norm fixed-point bias vs η^c (exact)", "η^c", "‖∇Φ(x_fp)‖²",
                          logx=True),
        published=(
@@ -405,8 +426,8 @@ def p13a(params: Params, seed: int) -> Measurement:
     tau_max = params["tau_max"]
     cap = _b5_eta_cap(g, taus(g, {"tau": 1, "tau_max": tau_max}))
     etas = cap / np.array([1.0, 2.0, 4.0, 8.0])
-    gp, dist = _fednorm_bias(g, tau_max, etas)
-    gp1, dist1 = _fednorm_bias(g, 0, etas)  # τ_i ≡ 1
+    gp, dist = _fednorm_bias(g, tau_max, etas, params["algorithm"])
+    gp1, dist1 = _fednorm_bias(g, 0, etas, params["algorithm"])  # τ_i ≡ 1
     runs = [fednorm_conditions("fednorm.thm1", g, _p13_run(tau_max, float(eta)),
                                f"τ_max = {tau_max}, η^c = {eta:.4g}") for eta in etas]
     zero_ok = bool(np.max(dist1) <= 1e-9 * max(1.0, float(np.linalg.norm(g.z_star()))))
@@ -445,6 +466,9 @@ def p13a(params: Params, seed: int) -> Measurement:
                "max_width": 2.0, "D_power": 0.0},
        profiles={"full": {"tau_maxes": (2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96)}},
        perturb={"D_power": -1.0},
+       plants=(Plant({"D_power": -1.0},
+                     why="plants a local-updates term missing its factor D = max_i(τ_i − 1)² "
+                         "(the term × D^−1): the implied constant must then grow along τ_max"),),
        figure=FigureSpec("Fed-Norm bias over Theorem 1's local-updates term", "τ_max",
                          "‖∇Φ(x_fp)‖² / local-updates term", logx=True))
 def p13b(params: Params, seed: int) -> Measurement:
@@ -533,6 +557,10 @@ def _floor(g, method, P: int) -> float:
                       "the per-round noise covariance ‖p‖₂²LLᵀ) at every step size: Theorem 1's "
                       "bound, and so its conditions, is not its premise"),
        params={"predicted": 0.0, "scaling": "n|p|^2"}, perturb={"scaling": "none"},
+       plants=(Plant({"scaling": "none"},
+                     why="plants the theory that the local-noise floor does not depend on the "
+                         "client weights (no √n‖p‖₂ factor): the exact floors with skewed p "
+                         "must differ from the uniform one"),),
        figure=FigureSpec("Local-noise floor vs client weights (exact, P = n)", "n‖p‖₂²",
                          "floor(p) / floor(uniform)", logx=True, kind="scatter"),
        published=(Published(
@@ -582,6 +610,10 @@ def p12a(params: Params, seed: int) -> Measurement:
                       "proxy is the perturbation, not the prediction)"),
        params={"predicted": 0.0, "proxy": "sum p^2 |grad f_i|^2", "gamma": 0.01},
        perturb={"proxy": "max p zeta^2"},
+       plants=(Plant({"proxy": "max p zeta^2"},
+                     why="plants the paper's E_wσ_G² proxy max_i p_i ζ² as the floor's "
+                         "constant: it only bounds Σ_i p_i²‖∇f_i(z*)‖², so the exact floors "
+                         "must fall below it"),),
        figure=FigureSpec("Partial-participation floor vs weights (exact)", "p_skew",
                          "floor / first-order prediction", logy=False))
 def p12b(params: Params, seed: int) -> Measurement:
@@ -657,6 +689,10 @@ def _mean_map(g, law: tuple[tuple[int, int], ...], eta: float) -> tuple[np.ndarr
                       " Section 5 [L155]); the prediction is our first-order expansion of eq. (2)"
                       " on the exact stationary mean, with no step-size condition as premise"),
        params={"predicted": 1.0, "target": "p E[tau]"}, perturb={"target": "p"},
+       plants=(Plant({"target": "p"},
+                     why="plants the theory that random τ_i^{(t)} remove the mismatch (the "
+                         "stationary mean tends to z*(p)): with client-specific laws it stays "
+                         "‖z*(p E[τ]) − z*(p)‖ away, so the slope must fall from +1"),),
        figure=FigureSpec("Local SGDA with random τ_i^{(t)}: stationary mean vs η", "η^c",
                          "‖E[z] − z*(w)‖", logx=True),
        published=(Published(
@@ -744,9 +780,11 @@ def _feasible_steps(thm, inputs: dict[str, Fraction]) -> dict[str, float] | None
     return out
 
 
-def _schedule_T(thm, inputs: dict[str, Fraction], tau_bar: float, T_cap: int) -> int | None:
+def _schedule_T(thm, inputs: dict[str, Fraction], tau_bar: float, T_cap: int,
+                two_timescale: bool = True) -> int | None:
     """The smallest T = 10^k ≤ T_cap at which Theorem 1's step-size schedule (App. B.2
-    [L658–L660], Θ constants 1) satisfies every condition, None if none does."""
+    [L658–L660], Θ constants 1) satisfies every condition, None if none does; with
+    ``two_timescale`` False (fednorm.p19's plant) the schedule's γ^s_x is γ^s_y."""
     names = _condition_names(thm.id)
     T = 10
     while T <= T_cap:
@@ -755,7 +793,8 @@ def _schedule_T(thm, inputs: dict[str, Fraction], tau_bar: float, T_cap: int) ->
         point = {k: v for k, v in inputs.items() if k in names}
         point.update({k: Fraction(v) for k, v in sched.items() if k in names})
         # γ^s_x = γ^s_y/(81κ²) sits on its cap: rounded down so the float does not exceed it
-        point["gamma_sx"] = Fraction(sched["gamma_sx"] * (1 - 1e-12))
+        point["gamma_sx"] = Fraction(sched["gamma_sx"] * (1 - 1e-12) if two_timescale
+                                     else sched["gamma_sy"])
         if engine.check(thm, point)[0]:
             return T
         T *= 10
@@ -794,8 +833,13 @@ P19_FULL = tuple({"M": M, "P": P, "p_skew": s, "tau_max": t, "mu": mu}
                       "feasibility and the schedule's, engine.check); the side check's round at "
                       "γ^s_x = γ^s_y is outside the two-timescale condition on purpose"),
        rule=Interval("predicted", 1e-12), params={"predicted": 1.0, "T_cap": 10**12,
-                                                  "grid": "quick", "constants": "corrected"},
+                                                  "grid": "quick", "constants": "corrected",
+                                                  "schedule_gamma_sx": "gamma_sy/(81 kappa^2)"},
        profiles={"full": {"grid": "full", "constants": "both"}}, perturb={"T_cap": 10},
+       plants=(Plant({"schedule_gamma_sx": "gamma_sy"},
+                     why="plants a schedule without the two-timescale separation (γ^s_x = γ^s_y "
+                         "instead of γ^s_y/(81κ²)): Lemma B.5's ratio condition then fails at "
+                         "every T, so the exact check must find no feasible schedule"),),
        figure=FigureSpec("Theorem 1: largest feasible server step γ^s_y per instance", "instance",
                          "γ^s_y (max feasible)", kind="scatter"))
 def p19(params: Params, seed: int) -> Measurement:
@@ -814,7 +858,8 @@ def p19(params: Params, seed: int) -> Measurement:
                        else ("fednorm.thm1", "fednorm.thm1.corrected")):
             thm = registry.get(thm_id)
             steps = _feasible_steps(thm, inputs)
-            T_min = _schedule_T(thm, inputs, float(tau.mean()), params["T_cap"])
+            T_min = _schedule_T(thm, inputs, float(tau.mean()), params["T_cap"],
+                                params["schedule_gamma_sx"] == "gamma_sy/(81 kappa^2)")
             pairs += 1
             ok_pairs += steps is not None and T_min is not None
             row = {"instance": inst, "kappa": g.constants["kappa"], "theorem": thm_id,

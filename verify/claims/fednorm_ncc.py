@@ -26,6 +26,7 @@ from fedbounds.verify.claim import (
 )
 from fedbounds.verify.conditions import RunConditions
 from fedbounds.verify.fitting import Axis, implied_constant, loglog_slope, mean_ci, replica_slope
+from fedbounds.verify.perturbation import Plant
 
 # A = 0 (G_x-Lipschitz in x on the ball, Assumption 8), λ = 1 cos (Φ nonconvex), r‖B̄ᵀx − c̄‖ with
 # r·‖B̄‖ = 4 > ‖b̄‖ (Φ bounded below); B̄ = 2·(orthogonal), so the inner solve applies
@@ -98,6 +99,10 @@ def _instance_constants(g) -> dict[str, float]:
                "max_width": 2.0, "T_power": 0.0},
        profiles={"full": {"Ts": (256, 1024, 4096, 16384, 65536), "R": 32}},
        perturb={"T_power": -0.5},
+       plants=(Plant({"T_power": -0.5},
+                     why="plants a bound decaying as T^{-3/4} (Theorem 2's rate × T^{-1/2}), "
+                         "faster than the run's (1/T)Σ E‖∇Φ_{1/2L_f}‖²: the implied constant "
+                         "must then grow along T"),),
        figure=FigureSpec("Fed-Norm-SGDA+ on NC-C (Cor 2.2 parameters) against Theorem 2's bound",
                          "T", "(1/T) Σ E‖∇Φ_{1/2L_f}(x_t)‖²", logx=True))
 def p16(params: Params, seed: int) -> Measurement:

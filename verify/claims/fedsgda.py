@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -50,6 +51,7 @@ from fedbounds.verify.exact.fedsgda import (
     thm312_realized,
 )
 from fedbounds.verify.fitting import loglog_slope, mean_ci, replica_slope
+from fedbounds.verify.perturbation import Plant
 from fedbounds.verify.publication import Published
 
 QUADRATIC = "minmax-quadratic"
@@ -153,8 +155,12 @@ def _spread(ests: list, Ns: list[int], evidence: dict[str, Any], run: RunConfig,
                       "common Hessians and additive noise) that holds at any step sizes; no "
                       "theorem's prediction is tested, so no theorem's conditions apply (the "
                       "steps are generic, not Theorem 3.12's)"),
-       rule=Interval("predicted", 1e-10), params={"T": 300, "replicas": 4, "predicted": 0.0},
+       rule=Interval("predicted", 1e-10),
+       params={"T": 300, "replicas": 4, "predicted": 0.0, "hess_spread": 0.0},
        profiles={"full": {"T": 3000, "replicas": 16}}, perturb={"predicted": 1.0},
+       plants=(Plant({"hess_spread": 0.5}, why="client Hessians that differ (outside the common-"
+                     "Hessian assumption the invariance needs): averaging no longer commutes with "
+                     "the updates, so x̄_t must depend on Q and ζ"),),
        figure=FigureSpec("FedSGDA-M: ‖∇Φ(x̄_t)‖² for every Q and ζ", "iteration t",
                          "‖∇Φ(x̄_t)‖²"))
 def p1(params: Params, seed: int) -> Measurement:
@@ -165,7 +171,8 @@ def p1(params: Params, seed: int) -> Measurement:
     curves, ref, stat = {}, None, 0.0
     for Q in (1, 5, 20):
         for sG in (0.0, 3.0):
-            g = make_game({"M": 4, "sigma_x": 1.0, "sigma_y": 1.0, "sigma_G": sG},
+            spread = {"hess_spread": params["hess_spread"]} if params["hess_spread"] else {}
+            g = make_game({"M": 4, "sigma_x": 1.0, "sigma_y": 1.0, "sigma_G": sG, **spread},
                           params["instance_seed"])
             tr = simulate(FEDSGDA_M.method(g, {**cfg, "Q": Q}), T, replicas=R, seed=seed)
             gp = tr.metrics["grad_phi_sq"]
@@ -199,9 +206,12 @@ def _thm312_run(st: dict[str, Any], g: MinMaxGame, reading: str, NT0: int) -> Ru
        provenance="erratum", errata=("which-L", "thm3.12-ybar"),
        theorems=("fedsgda.thm3.12", "fedsgda.thm3.12.corrected"),
        rule=UpperBound("bound_scale", end="lower"),
-       params={"replicas": 16, "NT0s": (256, 2048), "bound_scale": 1.0},
+       params={"replicas": 16, "NT0s": (256, 2048), "bound_scale": 1.0, "theory_scale": 1.0},
        profiles={"full": {"replicas": 32, "NT0s": (256, 2048, 16384)}},
        perturb={"bound_scale": 1e-3},
+       plants=(Plant({"theory_scale": 1e-3}, why="multiplies the Theorem 3.12 bound the measure "
+                     "evaluates at the realized schedule by 10⁻³ (a wrong constant in the "
+                     "theory): the measured averages must exceed it"),),
        figure=FigureSpec("FedSGDA-M: measured average vs Theorem 3.12 bound", "N·T_0", AVERAGE,
                          logx=True))
 def p3(params: Params, seed: int) -> Measurement:
@@ -221,6 +231,8 @@ def p3(params: Params, seed: int) -> Measurement:
             est = mean_ci(per)
             se = float(per.std(ddof=1) / math.sqrt(per.size))
             bd = st["bound"]
+            if params["theory_scale"] != 1.0:  # a plant: a wrong constant in the bound
+                bd = replace(bd, value=bd.value * params["theory_scale"])
             ratio, lo = est.value / bd.value, (est.value - 3 * se) / bd.value
             worst, worst_lo = max(worst, ratio), max(worst_lo, lo)
             rows.append({"reading": reading, "theorem": st["theorem"], "NT0": NT0, "T": st["T"],
@@ -260,9 +272,13 @@ def p3(params: Params, seed: int) -> Measurement:
                    "which-L), whose conditions they meet"),
        theorems=("fedsgda.cor3.13", "fedsgda.cor3.13.corrected"), errata=("which-L",),
        rule=Interval("predicted_slope", 0.1),
-       params={"part": "a", "points": (48, 96, 144), "replicas": 8, "predicted_slope": -2 / 3},
+       params={"part": "a", "points": (48, 96, 144), "replicas": 8, "predicted_slope": -2 / 3,
+               "clock_slowdown": 0.0},
        profiles={"full": {"points": (48, 96, 192), "replicas": 16}},
        perturb={"predicted_slope": 0.0},
+       plants=(Plant({"clock_slowdown": 2 / 3}, why="a broken schedule: the x-step ĉ shrinks like "
+                     "(N·T_0)^{-2/3} so the x-clock ĉηT stops growing with N·T_0; the error is "
+                     "∝ 1/clock, so the slope must leave −2/3 ± 0.1 (toward 0)"),),
        figure=FigureSpec("FedSGDA-M, Cor 3.13 (ν = 1, b = κ): averaged ‖∇Φ‖² vs N·T_0", "N·T_0",
                          AVERAGE, logx=True))
 def p5a(params: Params, seed: int) -> Measurement:
@@ -275,6 +291,7 @@ def p5a(params: Params, seed: int) -> Measurement:
     g0 = make_game({**pset, "M": 2}, params["instance_seed"])
     lam = phi_hessian_min(g0)
     xs, per_rep, cfgs, clocks, conditions = [], [], [], [], []
+    first = params["points"][0] ** (3 if part == "a" else 1)
     for x in params["points"]:
         if part == "a":
             N, xs_i, alg = x, x**3, FEDSGDA_M
@@ -291,7 +308,9 @@ def p5a(params: Params, seed: int) -> Measurement:
             clock = cfg["c_hat"] * cfg["eta_x"] * cfg["Q"] * T
             conditions.append(cor37_run("fedsgda.cor3.7", g.constants["L_f"], N, T,
                                         f"T = {T}, N = {N}", cfg=cfg))
-        per_rep.append(_averages(alg, g, cfg, T, R, seed, max(1, T // 400))[0])
+        run_cfg = cfg if not params["clock_slowdown"] else {  # a plant: a slowed x-clock
+            **cfg, "c_hat": cfg["c_hat"] * (xs_i / first) ** -params["clock_slowdown"]}
+        per_rep.append(_averages(alg, g, run_cfg, T, R, seed, max(1, T // 400))[0])
         xs.append(xs_i)
         cfgs.append((cfg, T, N))
         clocks.append(clock)
@@ -324,6 +343,9 @@ p5b = p5a.variant(
                 "T^{1/3}/(10L_f); in the transient-dominated regime the error is ∝ 1/clock, so "
                 "reading the bound as the rate gives slope −1/3 in T (a bound read as a rate)"),
     theorems=("fedsgda.cor3.7",), errata=(), perturb={"predicted_slope": -1.0},
+    plants=(Plant({"clock_slowdown": 1 / 3}, why="a broken schedule: the x-step ĉ shrinks like "
+                  "T^{-1/3} so the x-clock stops growing with T; the error is ∝ 1/clock, so the "
+                  "slope must leave −1/3 ± 0.1 (toward 0)"),),
     params={"part": "b", "points": (1000, 8000, 27000), "predicted_slope": -1 / 3},
     profiles={"full": {"points": (1000, 8000, 64000)}},
     figure=FigureSpec("FedSGDA+, Cor 3.7: averaged ‖∇Φ‖² vs T", "T (rounds)", AVERAGE, logx=True))
@@ -342,8 +364,12 @@ p5b = p5a.variant(
                    "only, so the measured averages should agree for every N at fixed N·T_0; the "
                    "exact invariance is ours (the paper states only the bound). The runs use "
                    "reading R1, L = L_f (erratum which-L), whose conditions they meet"),
-       rule=Interval("predicted", 0.05), params={"replicas": 8, "predicted": 0.0},
+       rule=Interval("predicted", 0.05),
+       params={"replicas": 8, "predicted": 0.0, "schedule_N": 0},
        profiles={"full": {"replicas": 32}}, perturb={"predicted": 0.5},
+       plants=(Plant({"schedule_N": 1}, why="every N runs the N = 1 schedule (steps, Q, b not "
+                     "rescaled with N: the schedule behind the linear speedup dropped) for its own "
+                     "number of rounds, so the averages must differ across N"),),
        figure=FigureSpec("FedSGDA-M, Cor 3.13 schedule, N·T_0 = 32768", "N", AVERAGE, logx=True,
                          logy=False, kind="scatter"))
 def p6(params: Params, seed: int) -> Measurement:
@@ -353,7 +379,9 @@ def p6(params: Params, seed: int) -> Measurement:
     for N in Ns:
         g = make_game({**P6_SET, "M": N}, params["instance_seed"])
         cfg, T = cor313_config(g.constants, N, NT0)
-        ests.append(mean_ci(_averages(FEDSGDA_M, g, cfg, T, R, seed, 8)[0]))
+        run_cfg = cor313_config(g.constants, params["schedule_N"], NT0)[0] if params[
+            "schedule_N"] else cfg  # a plant: another N's schedule
+        ests.append(mean_ci(_averages(FEDSGDA_M, g, run_cfg, T, R, seed, 8)[0]))
         cfgs.append((cfg, T))
         conditions.append(cor313_run("fedsgda.cor3.13.corrected", g.constants, N, NT0,
                                      where=f"N = {N}, N·T_0 = {NT0}", cfg=cfg))
@@ -375,8 +403,12 @@ def p6(params: Params, seed: int) -> Measurement:
                    "same law for every N, so the metric at fixed T does not fall with N (erratum "
                    "linear-speedup); per-client work ∝ 1/N"),
        theorems=("fedsgda.cor3.7",),
-       rule=Interval("predicted", 0.05), params={"T": 512, "replicas": 16, "predicted": 0.0},
+       rule=Interval("predicted", 0.05),
+       params={"T": 512, "replicas": 16, "predicted": 0.0, "Q_of_N": 0},
        profiles={"full": {"T": 4096, "replicas": 32}}, perturb={"predicted": 0.5},
+       plants=(Plant({"Q_of_N": 1}, why="every N keeps its step η_x ∝ N but takes the N = 1 "
+                     "schedule's Q = T^{1/3} local steps (not T^{1/3}/N): the per-round progress "
+                     "Qη_x grows with N, so the averages must differ across N"),),
        figure=FigureSpec("FedSGDA+, Cor 3.7 schedule, fixed T", "N", AVERAGE, logx=True,
                          logy=False, kind="scatter"))
 def p7(params: Params, seed: int) -> Measurement:
@@ -386,7 +418,9 @@ def p7(params: Params, seed: int) -> Measurement:
     for N in Ns:
         g = make_game({**P6_SET, "M": N}, params["instance_seed"])
         cfg = cor37_config(g.constants["L_f"], N, T)
-        ests.append(mean_ci(_averages(FEDSGDA_PLUS, g, cfg, T, R, seed)[0]))
+        run_cfg = {**cfg, "Q": cor37_config(g.constants["L_f"], params["Q_of_N"], T)["Q"]} if (
+            params["Q_of_N"]) else cfg  # a plant: another N's number of local steps
+        ests.append(mean_ci(_averages(FEDSGDA_PLUS, g, run_cfg, T, R, seed)[0]))
         cfgs.append(cfg)
         conditions.append(cor37_run("fedsgda.cor3.7", g.constants["L_f"], N, T,
                                     f"N = {N}, T = {T}", cfg=cfg))
@@ -410,7 +444,11 @@ def p7(params: Params, seed: int) -> Measurement:
                    "rises toward ‖∇Φ(x_0)‖². A reading of the schedule, not a stated result"),
        theorems=("fedsgda.cor3.13", "fedsgda.cor3.13.corrected"),
        errata=("which-L", "cor3.13-arithmetic"), rule=Interval("predicted", 0.2),
-       params={"NT0s": (2**18,), "s": (1.0, 0.5, 0.25, 0.125), "predicted": 0.0},
+       params={"NT0s": (2**18,), "s": (1.0, 0.5, 0.25, 0.125), "predicted": 0.0,
+               "reading": "R1"},
+       plants=(Plant({"reading": "R2"}, why="the printed reading R2 (L = L_f(1 + κ)) as the "
+                     "theory: its steps shrink like 1/κ, so the averages must rise with κ and the "
+                     "κ-invariance fail"),),
        profiles={"full": {"NT0s": (2**15, 2**18, 2**21), "s": (1.0, 0.5, 0.25, 0.125, 0.0625)}},
        perturb={"predicted": 1.0},
        figure=FigureSpec("FedSGDA-M, Cor 3.13 (ν = 0) along a Φ-preserving family: R1 vs R2", "κ",
@@ -454,7 +492,7 @@ def p8(params: Params, seed: int) -> Measurement:
             series[f"{reading}, N·T_0 = {NT0}"] = (ks, vals)
     cfg, T = cor313_config(g0.constants, N, NT0s[0], nu)
     return Measurement(
-        stats["R1"], series=series, hlines={"‖∇Φ(x_0)‖²": gp0},
+        stats[params["reading"]], series=series, hlines={"‖∇Φ(x_0)‖²": gp0},
         evidence={"runs": rows, "max_abs_log_ratio_R1": stats["R1"],
                   "max_abs_log_ratio_R2": stats["R2"], "grad_phi_sq_x0": gp0, "N": N, "nu": nu,
                   "all_below_corrected_cor313": all(r.get("below_bound", True) for r in rows),
@@ -484,7 +522,11 @@ def p8(params: Params, seed: int) -> Measurement:
                    "α/h² > 60 (by 440 and 12440). The Cor 3.13 schedule rows meet every "
                    "condition"),
        rule=Interval("predicted", 0.1),
-       params={"c_eta": (0.1, 0.5), "NT0s": (2**12, 2**15, 2**18), "predicted": 0.0},
+       params={"c_eta": (0.1, 0.5), "NT0s": (2**12, 2**15, 2**18), "predicted": 0.0,
+               "lam_scale": 1.0},
+       plants=(Plant({"lam_scale": 10.0}, why="a wrong curvature in the law α/(α + hλ) (λ ten "
+                     "times Φ''): the exact floor ratios must leave the planted law by more than "
+                     "0.1"),),
        profiles={"full": {"c_eta": (0.05, 0.1, 0.5),
                           "NT0s": (2**12, 2**15, 2**18, 2**21, 2**24)}},
        perturb={"predicted": 0.5},
@@ -502,7 +544,7 @@ def p10(params: Params, seed: int) -> Measurement:
         f1, _ = storm_floor(g1, method_of({**cfg, "alpha": 1.0, "beta": 1.0}))
         h, a = cfg["c_hat"] * cfg["eta"], cfg["alpha"]
         return {"h": h, "alpha": a, "floor": f, "floor_alpha1": f1, "ratio": f / f1,
-                "predicted_ratio": a / (a + h * lam), "rho": rho}
+                "predicted_ratio": a / (a + h * lam * params["lam_scale"]), "rho": rho}
 
     rows = [{"set": "grid", "c_eta": cy, **ratio_row(lambda c: FEDSGDA_M.method(g1, c), {
         "c_hat": 1.0, "eta": h, "c": cy / h, "alpha": a, "beta": a, "b": 1, "B": 1})}
@@ -554,7 +596,10 @@ def p10(params: Params, seed: int) -> Measurement:
                    "as a rate)"),
        theorems=("fedsgda.thm3.12.corrected", "fedsgda.cor3.13.corrected"),
        errata=("which-L", "lemmaC4-sync"), rule=AtMost("predicted_slope", 0.1),
-       params={"NT0s": (2**12, 2**15, 2**18), "predicted_slope": -2 / 3},
+       params={"NT0s": (2**12, 2**15, 2**18), "predicted_slope": -2 / 3, "momentum": True},
+       plants=(Plant({"momentum": False}, why="FedSGDA-M without its STORM momentum (α = β = 1: "
+                     "Local SGDA at the same steps), which keeps an O(η²ζ²) drift: the floor must "
+                     "plateau instead of decaying at slope −2/3"),),
        profiles={"full": {"NT0s": (2**12, 2**15, 2**18, 2**21)}},
        perturb={"predicted_slope": -3.0},
        figure=FigureSpec("(SC-HH) heterogeneity floor vs N·T_0 (exact fixed points)", "N·T_0",
@@ -584,7 +629,8 @@ def p11(params: Params, seed: int) -> Measurement:
             cfg, T = cor313_config(g.constants, g.M, NT0, 0)
             conditions.append(cor313_run("fedsgda.cor3.13.corrected", g.constants, g.M, NT0, 0,
                                          where=f"σ_G = {sG:g}, N·T_0 = {NT0}", cfg=cfg))
-            f, rho, z2 = periodic_floor(g, FEDSGDA_M.method(g, cfg))
+            mcfg = cfg if params["momentum"] else {**cfg, "alpha": 1.0, "beta": 1.0}
+            f, rho, z2 = periodic_floor(g, FEDSGDA_M.method(g, mcfg))
             f1, rho1, _ = periodic_floor(g, FEDSGDA_M.method(g, {**cfg, "alpha": 1.0,
                                                                  "beta": 1.0}))
             rows.append({"sigma_G": sG, "NT0": NT0, "Q": cfg["Q"], "alpha": cfg["alpha"],
@@ -662,7 +708,10 @@ def p14(params: Params, seed: int) -> Measurement:
                    "they meet"),
        theorems=("fedsgda.cor3.13", "fedsgda.cor3.13.corrected"),
        errata=("batch-kappa-nu", "which-L"), rule=Interval("predicted", 0.1),
-       params={"NT0s": (2**12, 2**18), "predicted": 0.0},
+       params={"NT0s": (2**12, 2**18), "predicted": 0.0, "nu1_rounds": "schedule"},
+       plants=(Plant({"nu1_rounds": "nu0"}, why="ν = 1 (b = κ) run for ν = 0's number of rounds "
+                     "(κ times the samples bT and the x-clock, not equal ones): its average must "
+                     "differ from ν = 0's by more than 10%"),),
        profiles={"full": {"NT0s": (2**12, 2**15, 2**18, 2**21)}}, perturb={"predicted": 0.5},
        figure=FigureSpec("FedSGDA-M, Cor 3.13 (R1): ν = 0 (b = 1) vs ν = 1 (b = κ)", "N·T_0",
                          f"{AVERAGE} (exact)", logx=True))
@@ -682,6 +731,8 @@ def p9(params: Params, seed: int) -> Measurement:
                 cfg, T = cor313_config(k, N, NT0, nu)
                 conditions.append(cor313_run("fedsgda.cor3.13.corrected", k, N, NT0, nu, where=(
                     f"s = {s:g} (κ = {k['kappa']:.4g}), N·T_0 = {NT0}, ν = {nu}"), cfg=cfg))
+                if nu == 1 and params["nu1_rounds"] == "nu0":  # a plant: unequal samples
+                    T = cor313_config(k, N, NT0, 0)[1]
                 v = storm_exact_avg(*averaged_method(g, cfg), T)
                 vals[nu].append(v)
                 r[f"nu{nu}"] = {"T": T, "b": cfg["b"], "samples_bT": cfg["b"] * T,

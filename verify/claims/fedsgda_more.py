@@ -60,6 +60,7 @@ from fedbounds.verify.exact.fedsgda import (
     storm_exact_energy,
 )
 from fedbounds.verify.fitting import loglog_slope, mean_ci
+from fedbounds.verify.perturbation import Plant
 from fedbounds.verify.publication import EPS, Published
 
 QUADRATIC = "minmax-quadratic"
@@ -108,6 +109,8 @@ def _game(problem: str, pset: dict[str, Any], instance_seed: int) -> MinMaxGame:
                "tolerance": 1e-12},
        profiles={"full": {"readings": ("R1", "R2"), "steps": 2000, "replicas": 8}},
        perturb={"regime": "violating"},
+       plants=(Plant({"regime": "violating"}, why="runs ĉ = 8c, outside Lemma C.3's condition "
+                     "ĉ ≤ c/(8κ²): the y-gap recursion C.3 must fail along the path"),),
        figure=FigureSpec("FedSGDA-M: largest (lhs − rhs)/(1 + |Φ| + |F|) per step", "step t",
                          "normalized excess (≤ 0 predicted)", logy=False))
 def p2(params: Params, seed: int) -> Measurement:
@@ -183,10 +186,13 @@ def p2(params: Params, seed: int) -> Measurement:
        theorems=("fedsgda.thm3.12.corrected", "fedsgda.cor3.13.corrected"),
        rule=UpperBound("tolerance"),
        params={"NT0s_exact": (32768,), "NT0s_cos": (512,), "replicas": 4,
-               "tolerance": math.log(1.25)},
+               "tolerance": math.log(1.25), "energy_scale": 1.0},
        profiles={"full": {"NT0s_exact": (32768, 262144, 2097152), "NT0s_cos": (512, 4096),
                           "replicas": 8}},
        perturb={"tolerance": 0.01},
+       plants=(Plant({"energy_scale": 2.0}, why="the bound's leading term 2Δ/(ĉηT) read as the "
+                     "rate (twice the energy, a wrong constant in the law): the measured average "
+                     "must sit a factor ≈ 2 from it, beyond 1.25"),),
        figure=FigureSpec("FedSGDA-M (Cor 3.13): averaged ‖∇Φ‖² over the energy "
                          "[Φ(x̄_0) − Φ(x̄_T)]/(ĉηT)", "x-clock ĉηT", "ratio (≈ 1 predicted)",
                          logx=True, logy=False))
@@ -204,7 +210,7 @@ def p4(params: Params, seed: int) -> Measurement:
             f"quadratic (exact), N·T_0 = {NT0}"), cfg=cfg))
         e = storm_exact_energy(*averaged_method(g, cfg), T)
         clock = cfg["c_hat"] * cfg["eta"] * T
-        ratio = e["avg_grad_phi_sq"] / (e["phi_drop"] / clock)
+        ratio = e["avg_grad_phi_sq"] / (e["phi_drop"] / clock * params["energy_scale"])
         rows.append({"game": "quadratic (SC-CH), exact", "NT0": NT0, "T": T, "x_clock": clock,
                      **e, "ratio": ratio, "Q": cfg["Q"]})
     gc = _game(COSINE, P4_COS, params["instance_seed"])
@@ -221,7 +227,7 @@ def p4(params: Params, seed: int) -> Measurement:
         rows.append({"game": "cosine (nonconvex Φ), Monte Carlo", "NT0": NT0, "T": T,
                      "x_clock": clock, "avg_grad_phi_sq": float(avg.mean()),
                      "phi_drop": float(energy.mean() * clock),
-                     "ratio": float(avg.mean() / energy.mean()),
+                     "ratio": float(avg.mean() / (energy.mean() * params["energy_scale"])),
                      "per_replica_ratio": mean_ci(avg / energy).as_dict(), "Q": cfg["Q"],
                      "diverged": tr.diverged})
     for r in rows:
@@ -279,7 +285,11 @@ def _floors(g: MinMaxGame, Ts: list[int]) -> dict[str, Any]:
                    "scaling (not a stated result)"),
        theorems=("fedsgda.thm3.6", "fedsgda.cor3.7"),
        rule=AtMost("predicted_slope", 0.05),
-       params={"Ts": (512, 4096, 32768), "spreads": (0.5, 1.0), "predicted_slope": -1 / 3},
+       params={"Ts": (512, 4096, 32768), "spreads": (0.5, 1.0), "predicted_slope": -1 / 3,
+               "server_steps": True},
+       plants=(Plant({"server_steps": False}, why="the algorithm without its server steps "
+                     "(Local SGDA+, η_x = η_y = 1, at the same per-round steps): its clients drift "
+                     "by 1/(10L_f) per round whatever T, so the floor must plateau"),),
        profiles={"full": {"Ts": (512, 4096, 32768, 262144), "spreads": (0.25, 0.5, 1.0)}},
        perturb={"predicted_slope": -1.0},
        figure=FigureSpec("Noise-free heterogeneity floor ‖∇Φ(x̄_fp)‖² under Cor 3.7 (N = 2)",
@@ -302,7 +312,8 @@ def p12(params: Params, seed: int) -> Measurement:
         series[f"FedSGDA+, coupling spread {s:g}"] = (Ts, cases[s]["fedsgda_plus"])
         series[f"Local SGDA+, coupling spread {s:g}"] = (Ts, cases[s]["local_sgda_plus"])
     a_only = _floors(make_game(P12_A_ONLY, params["instance_seed"]), Ts)
-    stat = max(c["slope_fedsgda_plus"] for c in cases.values())
+    stat = max(c["slope_fedsgda_plus" if params["server_steps"] else "slope_local"]
+               for c in cases.values())
     plateau = min(c["slope_local"] for c in cases.values())
     spreads = sorted(cases)
     grows = all(cases[a]["local_sgda_plus"][j] < cases[b]["local_sgda_plus"][j]
@@ -338,7 +349,10 @@ def p12(params: Params, seed: int) -> Measurement:
                       "lemma's, and the run deliberately leaves them (Q = 50, ĉ = 0.2) to make "
                       "the communication steps' drift visible"),
        rule=UpperBound("scale", end="lower"),
-       params={"steps": 300, "replicas": 8, "scale": 1.0},
+       params={"steps": 300, "replicas": 8, "scale": 1.0, "rhs_scale": 1.0},
+       plants=(Plant({"rhs_scale": 0.1}, why="Lemma C.4's right-hand side (computed in the measure "
+                     "from the exact conditional moments) with a wrong constant, a tenth of it: "
+                     "the error must exceed it"),),
        profiles={"full": {"steps": 1000, "replicas": 32}}, perturb={"scale": 0.5},
        figure=FigureSpec("FedSGDA-M, Q = 50, state-dependent noise: E[lhs]/E[rhs] of Lemma C.4",
                          "step t", "ratio (≤ 1 predicted)", logy=True))
@@ -355,6 +369,8 @@ def p13(params: Params, seed: int) -> Measurement:
     rows, series, worst, worst_lo = {}, {}, -math.inf, -math.inf
     for block in ("x", "y"):
         lhs, rhs = sides[block]["lhs"], sides[block]["rhs"]
+        if params["rhs_scale"] != 1.0:  # a plant: a wrong constant in the lemma
+            rhs = rhs * params["rhs_scale"]
         ratio = lhs.mean(1) / rhs.mean(1)
         diff = lhs - rhs
         lo = (lhs.mean(1) - 3 * diff.std(1, ddof=1) / math.sqrt(R)) / rhs.mean(1)
@@ -418,9 +434,12 @@ def _p15_steps(L_f: Fraction, N: int, T: int, rule: str) -> dict[str, Fraction]:
        errata=("thm3.6-c_hat", "G_x-per-client", "D-diameter"),
        rule=UpperBound("bound_scale", end="lower"),
        params={"Ts": (64, 216), "rules": ("Cor 3.7", "largest"), "replicas": 8,
-               "bound_scale": 1.0},
+               "bound_scale": 1.0, "theory_scale": 1.0},
        profiles={"full": {"Ts": (64, 512, 4096), "replicas": 16}},
        perturb={"bound_scale": 1e-3},
+       plants=(Plant({"theory_scale": 1e-3}, why="multiplies Theorem 3.6's bound (engine.bound at "
+                     "the run's a-posteriori G_x, D, Δ) by 10⁻³, a wrong constant in the theory: "
+                     "the measured Moreau metric must exceed it"),),
        figure=FigureSpec("FedSGDA+ on the NC-C game: measured Moreau metric vs Theorem 3.6",
                          "T (rounds)", "(1/T) Σ E‖∇Φ_{1/2L_f}(x̄_t)‖²", logx=True),
        published=(Published(
@@ -478,6 +497,8 @@ def p15(params: Params, seed: int) -> Measurement:
             for tid in thms:
                 thm = registry.get(tid)
                 bd = engine.bound(thm, {n: inputs[n] for n in thm.inputs()})
+                if params["theory_scale"] != 1.0:  # a plant: a wrong constant in the bound
+                    bd = replace(bd, value=bd.value * params["theory_scale"])
                 row[tid] = {"bound": bd.value, "ratio": obs / bd.value,
                             "lower_ratio": (obs - 3 * se) / bd.value,
                             "conditions_hold": bd.feasible, "violated": bd.violated,

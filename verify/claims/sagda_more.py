@@ -29,6 +29,7 @@ from fedbounds.verify.claim import (
 from fedbounds.verify.claims.sagda import run_at
 from fedbounds.verify.exact.sagda import full_participation_average
 from fedbounds.verify.fitting import loglog_slope, mean_ci
+from fedbounds.verify.perturbation import Plant
 
 QUADRATIC = "minmax-quadratic"
 COSINE = "minmax-cos"
@@ -74,6 +75,9 @@ def _cor2_config(kappa: float, m: int, K: int, T: int) -> dict[str, Any]:
        params={"local_steps": "T/M", "exponent": 2.0, "Ts": (256, 512, 1024)},
        profiles={"full": {"Ts": (256, 512, 1024, 2048, 4096)}},
        perturb={"local_steps": "fixed"},
+       plants=(Plant({"local_steps": "fixed"}, why="runs the schedule with K fixed instead of "
+                     "K = T/M, so each round averages a fixed number of gradients and the "
+                     "average falls only like T^(-1/2): T_ε must grow like ε⁻⁴"),),
        figure=FigureSpec("FSGDA, Corollary 2 schedule (m = M = 4): rounds to reach ε²",
                          "1/ε", "rounds T_ε", logx=True))
 def p13(params: Mapping[str, Any], seed: int) -> Measurement:
@@ -137,6 +141,9 @@ def p13(params: Mapping[str, Any], seed: int) -> Measurement:
        rule=UpperBound("ratio_bound", end="lower"),
        params={"ratio_bound": 1.0, "T": 50, "R": 4, "m": 10},
        profiles={"full": {"T": 200, "R": 16}}, perturb={"ratio_bound": 0.05},
+       plants=(Plant({"m": 2}, why="samples 2 of the 10 clients, outside the paper's full "
+                     "participation; the sampling noise grows with the server step η_g, so the "
+                     "larger η_g must no longer be faster"),),
        figure=FigureSpec("Cosine game (nonconvex Φ), M = m = 10, K = 10: averaged ‖∇Φ‖² by "
                          "step size", "effective per-round step γ = η_lη_gK",
                          "(1/T) Σ ‖∇Φ(x_t)‖²", logx=True))

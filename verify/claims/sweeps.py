@@ -42,6 +42,7 @@ from fedbounds.verify.claim import Check, FigureSpec, Measurement, Params, Upper
 from fedbounds.verify.conditions import RunConditions
 from fedbounds.verify.exact import proxskip as pexact
 from fedbounds.verify.minmax import client_grad
+from fedbounds.verify.perturbation import Plant
 from fedbounds.verify.publication import EPS, Published
 
 RULE = UpperBound("bound_scale", end="lower")
@@ -69,6 +70,19 @@ def run_conditions(points: Sequence[sweeps.SweepPoint], keep: Collection[int] | 
             out.append(RunConditions(p.theorem, {n: v for n, v in values.items() if n in names},
                                      f"grid point {k + 1}"))
     return out
+
+
+def planted(points: list[sweeps.SweepPoint], constant: float) -> list[sweeps.SweepPoint]:
+    """``points`` with every bound × ``constant`` (1: unchanged): a wrong constant planted in
+    the encoded theorems, under which the sweep must see its runs exceed the bounds."""
+    return points if constant == 1.0 else [replace(p, bound=p.bound * constant) for p in points]
+
+
+def bound_plant(constant: float) -> Plant:
+    """The plant of a bound-validity sweep: every theorem's bound at ``constant`` × its value."""
+    return Plant({"bound_constant": constant}, why=(
+        f"plants every encoded bound at {constant:g} × its value (a wrong constant in the "
+        "theorems the runs are compared against): the worst run must exceed it"))
 
 
 def with_conditions(m: Measurement, points: Sequence[sweeps.SweepPoint],
@@ -140,8 +154,9 @@ def sagda_exact(alg: Algorithm, g: MinMaxGame, config: dict[str, Any], m: int, T
        provenance="paper",
        theorems=tuple(t for tid, (_a, c) in SAGDA_THEOREMS.items() for t in (tid, c)),
        errata=("thm1-opt2-sampling", "thm2-lf100", "thm2-psi4-factor2", "thm1-opt1-a2-replaced"),
-       rule=RULE, params={"bound_scale": 1.0, "grid": "quick", "T": 1000},
+       rule=RULE, params={"bound_scale": 1.0, "grid": "quick", "T": 1000, "bound_constant": 1.0},
        profiles={"full": {"grid": "full", "T": 3000}}, perturb={"bound_scale": 1e-5},
+       plants=(bound_plant(0.1),),
        figure=FigureSpec("SAGDA / FSGDA at max-step steps: observed/bound per grid point",
                          "grid point", FIGURE_Y, kind="scatter"),
        published=(
@@ -187,6 +202,7 @@ def sagda_sweep(params: Params, seed: int) -> Measurement:
     worst = max((p for p in points if p.decides and p.conditions_hold), key=lambda p: p.ratio,
                 default=None)
     name, cfg = runs[worst.theorem] if worst is not None else next(iter(runs.values()))
+    points = planted(points, params["bound_constant"])
     return with_conditions(sweeps.sweep_measurement(
         points, bound_scale=params["bound_scale"],
         run=sweeps.run_config_of(name, "minmax-scalar", {}, cfg, T, 1, seed),
@@ -302,8 +318,10 @@ def _proxskip_points(label: str, prob: pfam.AffineVIP, noisy: pfam.AffineVIP, ho
                  "proxskip.cor3.6", "proxskip.cor3.6.corrected", "proxskip.thm4.2",
                  "proxskip.thm4.2.corrected"),
        errata=("cor3.6-step", "cor3.5-eps-factor"),
-       rule=RULE, params={"bound_scale": 1.0, "instances": "quick", "noise_std": 0.5, "horizon": 3000},
+       rule=RULE, params={"bound_scale": 1.0, "instances": "quick", "noise_std": 0.5,
+                          "horizon": 3000, "bound_constant": 1.0},
        profiles={"full": {"instances": "full", "horizon": 40_000}}, perturb={"bound_scale": 0.5},
+       plants=(bound_plant(0.5),),
        figure=FigureSpec("ProxSkip at max-step γ: max_t E[V_t]/bound_t per grid point",
                          "grid point", "max_t E[V_t] / bound_t (exact)", kind="scatter"))
 def proxskip_sweep(params: Params, seed: int) -> Measurement:
@@ -316,6 +334,7 @@ def proxskip_sweep(params: Params, seed: int) -> Measurement:
     first = PROXSKIP_INSTANCES[params["instances"]][0][1]
     decided = [p for p in points if p.decides]
     worst = max(decided, key=lambda p: p.ratio)
+    points = planted(points, params["bound_constant"])
     return with_conditions(sweeps.sweep_measurement(
         points, bound_scale=params["bound_scale"],
         run=sweeps.run_config_of(
@@ -507,8 +526,10 @@ def fedsgda_plus_points(grid: str, R: int, instance_seed: int, seed: int
        theorems=("fedsgda.thm3.6", "fedsgda.thm3.6.corrected", "fedsgda.cor3.7",
                  "fedsgda.cor3.7.corrected", "fedsgda.thm3.12", "fedsgda.thm3.12.corrected",
                  "fedsgda.cor3.13", "fedsgda.cor3.13.corrected"),
-       rule=RULE, params={"bound_scale": 1.0, "grid": "quick", "replicas": 32},
+       rule=RULE, params={"bound_scale": 1.0, "grid": "quick", "replicas": 32,
+                          "bound_constant": 1.0},
        profiles={"full": {"grid": "full", "replicas": 128}}, perturb={"bound_scale": 1e-4},
+       plants=(bound_plant(1e-3),),
        figure=FigureSpec("FedSGDA-M (exact) and FedSGDA+ (Monte Carlo) at max-step steps: "
                          "observed/bound per grid point", "grid point", FIGURE_Y,
                          kind="scatter"))
@@ -517,7 +538,7 @@ def fedsgda_sweep(params: Params, seed: int) -> Measurement:
     m_points, m_run = fedsgda_m_points(params["grid"], params["instance_seed"])
     p_points, _p_run = fedsgda_plus_points(params["grid"], params["replicas"],
                                            params["instance_seed"], seed)
-    points = m_points + p_points
+    points = planted(m_points + p_points, params["bound_constant"])
     return with_conditions(sweeps.sweep_measurement(
         points, bound_scale=params["bound_scale"],
         run=m_run and sweeps.RunConfig(m_run.algorithm, m_run.problem, m_run.set, m_run.rounds,
@@ -750,6 +771,9 @@ def fednorm_ncc_points(grid: str, T: int, R: int, instance_seed: int, seed: int
                "max_width": 2.0, "T_power": 0.0},
        profiles={"full": {"grid": "full", "T": 2048, "replicas": 64}},
        perturb={"T_power": -0.5},
+       plants=(Plant({"T_power": -0.25}, why="plants a wrong rate: every bound × T^(-1/4), "
+                     "decaying faster than the theorems say, so the implied constant "
+                     "observed/bound must grow in T"),),
        figure=FigureSpec("Fed-Norm-SGDA(+) at max-step steps: observed/bound (O(·) constants 1) "
                          "per grid point", "grid point", FIGURE_Y, kind="scatter"),
        published=(
@@ -917,13 +941,15 @@ def feddro_points(grid: str, instance_seed: int, seed: int
        theorems=("feddro.thm4.2", "feddro.thm4.2.corrected") + tuple(t for t, _d in
                                                                      FEDDRO_THEOREMS),
        errata=("Lbar-coefficient", "beta-le-1"),
-       rule=RULE, params={"bound_scale": 1.0, "grid": "quick"},
+       rule=RULE, params={"bound_scale": 1.0, "grid": "quick", "bound_constant": 1.0},
        profiles={"full": {"grid": "full"}}, perturb={"bound_scale": 1e-4},
+       plants=(bound_plant(1e-4),),
        figure=FigureSpec("FedDRO / modified FedAvg at the theorems' extremes: observed/bound "
                          "per grid point", "grid point", FIGURE_Y, kind="scatter"))
 def feddro_sweep(params: Params, seed: int) -> Measurement:
     """The FedDRO sweep."""
     points, run = feddro_points(params["grid"], params["instance_seed"], seed)
+    points = planted(points, params["bound_constant"])
     return with_conditions(sweeps.sweep_measurement(
         points, bound_scale=params["bound_scale"], run=run,
         evidence={"steps": "η = √(|b|K/T) and β = c_βη are fixed by the theorems (Theorem 5.1 "

@@ -1,10 +1,12 @@
 """What the ProxSkip-VIP claims share: the step-size grid of P1/P2 (from the encoded schedules),
 the runs' theorem inputs (:class:`RunConditions` of Corollary 3.6, Theorem 4.2 and Theorem 3.1
-with Lemma 3.4), simultaneous normal quantiles, and series thinning."""
+with Lemma 3.4), simultaneous normal quantiles, series thinning, and the broken variants of
+Alg. 2 that the claims' plants run (:func:`broken_method`)."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -12,6 +14,7 @@ import numpy as np
 from fedbounds.complexity import schedule_values
 from fedbounds.problems.proxskip import AffineVIP
 from fedbounds.theorems import proxskip as theory
+from fedbounds.verify.algorithm import Method
 from fedbounds.verify.algorithms import proxskip as algorithms
 from fedbounds.verify.conditions import RunConditions
 from fedbounds.verify.exact.proxskip import THEOREMS, derived_values
@@ -100,3 +103,34 @@ def thin(x: np.ndarray, y: np.ndarray, k: int = 300) -> tuple[list[float], list[
     """At most ``k`` evenly spaced points of a series, as lists."""
     idx = np.unique(np.linspace(0, len(x) - 1, min(k, len(x))).astype(int))
     return [float(v) for v in np.asarray(x)[idx]], [float(v) for v in np.asarray(y)[idx]]
+
+
+BROKEN = ("plain-average", "no-control-variates")
+
+
+def broken_method(problem: AffineVIP, gamma: float, p: float,
+                  variant: str) -> Method[algorithms.ProxSkipState]:
+    """ProxSkip-GDA-FL (Alg. 2) broken for a plant: ``plain-average``, the server averages x̂_i
+    without subtracting (γ/p)h_i (then Σ_i h_i keeps its initial value); ``no-control-variates``,
+    h ≡ 0 (Local GDA with a random number of local steps). Pure steps, the same coins."""
+    if variant not in BROKEN:
+        raise ValueError(f"broken_method: {variant!r} is not one of {BROKEN}")
+    method = algorithms.proxskip_method(problem, gamma, p)
+    g_of = algorithms.oracle(problem, "gda")
+    keep_h = variant == "plain-average"
+
+    def step(state: algorithms.ProxSkipState, draws: dict, t: int
+             ) -> tuple[algorithms.ProxSkipState, np.ndarray]:
+        h = state.h if keep_h else np.zeros_like(state.h)
+        xhat = state.x - gamma * (g_of(state.x, draws) - h)
+        theta = np.asarray(draws["coin"])
+        idx = np.flatnonzero(theta)
+        h_new = h.copy()
+        if idx.size:
+            xavg = xhat[idx].mean(axis=1, keepdims=True)  # Alg. 2 averages x̂_i − (γ/p)h_i
+            if keep_h:
+                h_new[idx] = h[idx] + (p / gamma) * (xavg - xhat[idx])
+            xhat[idx] = xavg
+        return algorithms.ProxSkipState(xhat, h_new), theta
+
+    return replace(method, step=step, advance=None, advance_steps=None)

@@ -24,9 +24,10 @@ from fedbounds.verify.claim import Check, FigureSpec, Measurement, Params, RunCo
 from fedbounds.verify.exact import proxskip as exact
 from fedbounds.verify.exact.proxskip import THEOREMS, bound_ratio
 from fedbounds.verify.executor import Trace
+from fedbounds.verify.perturbation import Plant
 from fedbounds.verify.publication import EPS, Published
 
-from .common import cor36_run, thin
+from .common import broken_method, cor36_run, thin
 
 
 @claim("proxskip.p14", title="Constant relations μ ≤ L ≤ ℓ ≤ L²/μ; ℓ_spec ≤ ℓ, equal for "
@@ -44,6 +45,9 @@ from .common import cor36_run, thin
                "game_samples": 20},
        profiles={"full": {"matrices": 5000, "game_clients": 20, "game_samples": 100}},
        perturb={"ell_scale": 0.99},
+       plants=(Plant({"ell_scale": 1.01}, why="plants a cocoercivity constant 1 % above the "
+                     "exact ℓ: on G-norm ℓ = L²/μ exactly, so the larger ℓ must break "
+                     "ℓ ≤ L²/μ there"),),
        figure=FigureSpec("P14: exact ℓ vs its upper bound L²/μ = κL", "L²/μ", "ℓ (exact)",
                          logx=True, kind="scatter"),
        published=(Published(
@@ -134,8 +138,11 @@ def paper_game(instance_seed: int) -> families.AffineVIP:
                       "algebra); the executor runs straddle it on purpose, far above Corollary "
                       "3.6's γ ≤ 1/(2ℓ), and test no theorem's prediction"),
        rule=rules.Interval(1.0, "tol"), params={"threshold_scale": 1.0, "tol": 1e-6,
-                                          "iterations": 4000},
+                                          "iterations": 4000, "threshold_constant": "ell_spec"},
        profiles={"full": {"iterations": 20000}}, perturb={"threshold_scale": 0.5},
+       plants=(Plant({"threshold_constant": "ell"}, why="plants the threshold 2/ℓ at the exact "
+                     "cocoercivity instead of the spectral 2/ℓ_spec: on this non-normal instance "
+                     "ℓ ≠ ℓ_spec, so the exact stability threshold must miss it"),),
        figure=FigureSpec("P15: spectral radius of the p = 1 map near γ = 2/ℓ_spec",
                          "γ·ℓ_spec/2", "spectral radius of the p = 1 map", logy=False),
        published=(Published(
@@ -175,7 +182,8 @@ def p15(params: Params, seed: int) -> Measurement:
     g_paper = steps["proxskip.cor3.6"]["gamma"]
     qg = paper_game(params["instance_seed"]).constants
     factors = list(np.linspace(0.6, 1.4, 17))
-    return Measurement(gamma_c / (params["threshold_scale"] * 2 / spec), series={"radius": (
+    predicted = 2 / (spec if params["threshold_constant"] == "ell_spec" else ell)  # ell: a plant
+    return Measurement(gamma_c / (params["threshold_scale"] * predicted), series={"radius": (
         factors, [exact.skipless_radius(prob, f * 2 / spec) for f in factors])},
         hlines={"radius 1": 1.0}, evidence={
         "gamma_c": gamma_c, "two_over_ell_spec": 2 / spec, "two_over_ell_exact": 2 / ell,
@@ -204,8 +212,11 @@ RLS_CASES = {"quick": [(200, 8, 20, 50.0), (40, 4, 4, 1.1), (40, 4, 4, 1000.0)],
        provenance="paper",
        no_conditions=("closed forms of the RLS instance (β*, y*, μ, μ_i) checked by exact linear "
                       "algebra; no algorithm is run"),
-       params={"mu_scale": 1.0, "tol": 1e-8, "cases": "quick"},
+       params={"mu_scale": 1.0, "tol": 1e-8, "cases": "quick", "mu_formula": "min"},
        profiles={"full": {"cases": "full"}}, perturb={"mu_scale": 1.01},
+       plants=(Plant({"mu_formula": "gram"}, why="plants μ = 2λ_min(AᵀA), dropping the 2(λ − 1) "
+                     "term of Appendix G.1's μ = min{2λ_min(AᵀA), 2(λ − 1)}: at λ = 1.1 that term"
+                     " is the smaller one, so the computed μ must disagree"),),
        figure=FigureSpec("P16: RLS structure, relative errors per case", "case",
                          "relative error"),
        published=(Published(
@@ -224,8 +235,9 @@ def p16(params: Params, seed: int) -> Measurement:
         A, y0 = prob.data["A"], prob.data["y0"]
         beta_ols = np.linalg.lstsq(A, y0, rcond=None)[0]
         y_pred = (lam * y0 - A @ beta_ols) / (lam - 1)
-        mu_formula = params["mu_scale"] * min(2 * float(np.linalg.eigvalsh(A.T @ A)[0]),
-                                              2 * (lam - 1))
+        gram = 2 * float(np.linalg.eigvalsh(A.T @ A)[0])  # "gram" alone: a plant
+        mu_formula = params["mu_scale"] * (min(gram, 2 * (lam - 1))
+                                           if params["mu_formula"] == "min" else gram)
         mu_G = linalg.strong_monotonicity(r * prob.J.mean(axis=0))  # operator of G (unscaled)
         mu_i = np.asarray(prob.constants["mu_i"], dtype=float)
         own = [np.r_[0:s, s + i * (r // n): s + (i + 1) * (r // n)] for i in range(n)]
@@ -289,9 +301,13 @@ def structured_radius(prob: families.AffineVIP, gamma: float, p: float, tol: flo
                       "μ-quasi-strongly monotone, μ > 0) fails and no theorem applies; the radius "
                       "is computed exactly from the second-moment map at Table G's γ, p"),
        rule=rules.UpperBound("r_max", rtol=0.0),
-       params={"r_max": 1.0, "systems": "quick", "tol": 1e-6, "certify_code": False},
+       params={"r_max": 1.0, "systems": "quick", "tol": 1e-6, "certify_code": False,
+               "gamma_scale": 1.0},
        profiles={"full": {"systems": "full", "tol": 1e-6, "certify_code": True}},
        perturb={"r_max": 0.5},
+       plants=(Plant({"gamma_scale": 8.0}, why="runs 8 times Table G's step, 4/ℓ_spec, past "
+                     "the stability limit 2/ℓ_spec of the gradient step: the exact second-moment "
+                     "radius must exceed 1"),),
        figure=FigureSpec("P17: RLS (μ_i = 0), spectral radius with the paper's γ, p",
                          "instance", "spectral radius of the second-moment map (exact)",
                          logy=False, kind="scatter"),
@@ -321,6 +337,8 @@ def p17(params: Params, seed: int) -> Measurement:
         for rule, ell in (("Table G: 1/(2 max_i ell_spec_i)", max(c["ell_spec_i"])),
                           ("code: 1/(2 ell_spec of the mean operator)", c["ell_spec_mean"])):
             sched = algorithms.cor36_schedule(prob, ell=ell, mu=c["mu_mean"])
+            if params["gamma_scale"] != 1.0:  # a plant: a step beyond Table G's
+                sched = {**sched, "gamma": params["gamma_scale"] * sched["gamma"]}
             rows.append({"r": r_, "s": s_, "n": n_, "lam": 50.0, "rule": rule, **sched,
                          "mu_i_max": max(c["mu_i"]), "mu_mean": c["mu_mean"],
                          "one_minus_gamma_mu_mean": 1 - sched["gamma"] * c["mu_mean"],
@@ -390,9 +408,13 @@ def relative(tr: Trace) -> np.ndarray:
        errata=("cor3.6-step",),
        rule=rules.UpperBound("reference", rtol=0.0),
        params={"min_advantage": 1.0, "svrg_target": 1e-20, "replicas": 8, "rounds": 60,
-               "svrg_replicas": 4},
+               "svrg_replicas": 4, "control_variates": True},
        profiles={"full": {"replicas": 32, "rounds": 150, "svrg_replicas": 16}},
        perturb={"svrg_target": 1e-40},
+       plants=(Plant({"control_variates": False}, why="drops ProxSkip-GDA-FL's control variates "
+                     "(h ≡ 0: Local GDA with a random number of local steps), which remove the "
+                     "heterogeneity bias: the run then stalls at a plateau like the baselines' "
+                     "and must lose its advantage"),),
        figure=FigureSpec("P19: quadratic game (5), relative error per communication round",
                          "communication rounds", "‖x − x*‖² / ‖x_0 − x*‖²"),
        published=(
@@ -424,7 +446,9 @@ def p19(params: Params, seed: int) -> Measurement:
     # (a) deterministic, Cor. 3.6's schedule at the spectral rule 1/(2 max_i ℓ_i) (Table G)
     det = algorithms.cor36_schedule(prob, ell=c["ell_spec"])
     g_det, p_det = det["gamma"], det["p"]
-    tr = simulate(algorithms.proxskip_method(prob, g_det, p_det),
+    method = (algorithms.proxskip_method(prob, g_det, p_det) if params["control_variates"] else
+              broken_method(prob, g_det, p_det, "no-control-variates"))  # h ≡ 0: a plant
+    tr = simulate(method,
                   int(math.ceil(2 * K / p_det)) + 50, replicas=R, seed=seed)
     skip = after_k(tr, K)
     H = max(1, round(1 / p_det))

@@ -25,6 +25,7 @@ from fedbounds.verify.conditions import RunConditions
 from fedbounds.verify.exact import proxskip as exact
 from fedbounds.verify.exact.proxskip import bound_terms, derived_values, tau_from, theorem_curve
 from fedbounds.verify.fitting import Estimate, loglog_slope, plateau, replica_slope
+from fedbounds.verify.perturbation import Plant
 from fedbounds.verify.publication import EPS, Published
 
 from .common import at_most, safe, thin, thm31_sgda_run
@@ -62,21 +63,28 @@ def monte_carlo_floor(prob: AffineVIP, gamma: float, p: float, replicas: int, se
        theorems=("proxskip.cor3.5", "proxskip.thm4.2", "proxskip.thm3.1"),
        rule=rules.Interval("predicted_slope", "slope_tol"),
        params={"predicted_slope": 1.0, "slope_tol": 0.15, "bound_scale": 1.0, "mc_rtol": 0.3,
-               "replicas": 200, "halvings": 4},
+               "replicas": 200, "halvings": 4, "noise_exponent": 0.0},
        profiles={"full": {"replicas": 1000, "halvings": 7}}, perturb={"predicted_slope": 2.0},
+       plants=(Plant({"noise_exponent": 0.5}, why="runs each γ with noise std (γ/γ_top)^(-1/2),"
+                     " so σ_*² ∝ 1/γ, outside Corollary 3.5's fixed σ_*²: the neighbourhood "
+                     "2γσ_*²/μ is then flat in γ, and the fitted slope must leave 1 ± 0.15"),),
        figure=FigureSpec("P4: SGDA neighbourhood vs γ (p = √(γμ))", "γ", "stationary E[V]",
                          logx=True))
 def p4(params: Params, seed: int) -> Measurement:
     """P4: log-log slope in γ of the exact SGDA floor at p = √(γμ) (Cor. 3.5 [L174], Thm 4.2
     [L238])."""
     R = params["replicas"]
-    prob = families.with_noise(families.g_norm(n=3, d=4, s=3.0, seed=params["instance_seed"]), 1.0)
+    base = families.g_norm(n=3, d=4, s=3.0, seed=params["instance_seed"])
+    prob = families.with_noise(base, 1.0)
     c = prob.constants
     # Cor. 3.5's γ = 1/(2L_g), one float lower where its rounding went above 1/(2L_g)
     top = at_most(algorithms.sgda_step(prob), 1 / (2 * Fraction(float(c["L_g"]))))
     gammas = 2.0 ** -np.arange(params["halvings"]) * top
     rows, trajectories, runs = [], {}, []
     for k, gamma in enumerate(gammas):
+        if params["noise_exponent"]:  # a plant: σ_*² varying with γ, not the theorem's fixed σ_*²
+            prob = families.with_noise(base, float((gamma / top) ** -params["noise_exponent"]))
+            c = prob.constants
         p = algorithms.given_step_p(prob, gamma)
         runs.append(thm31_sgda_run(prob, gamma, p, f"γ = {gamma:.6g}"))
         fl = exact.stationary_V(exact.proxskip_maps(prob, gamma, p), exact.noise_cov(prob))
@@ -127,6 +135,10 @@ def p4(params: Params, seed: int) -> Measurement:
        profiles={"full": {"replicas": 1000,
                           "factors": (0.03, 0.1, 0.2, 0.3, 0.5, 1.0, 2.0, 3.0)}},
        perturb={"bound_scale": 0.1},
+       plants=(Plant({"bound_scale": 0.25}, why="plants the constant 2σ_*²/4 for Lemma 3.4's "
+                     "D_1 = 2σ_*² in Theorem 3.1's neighbourhood γ²D_1/min{γμ, p²}: the exact "
+                     "stationary E[V] reaches ≈ 0.38 of the true bound, so it must exceed a "
+                     "quarter of it"),),
        figure=FigureSpec("P5: SGDA neighbourhood vs p at fixed γ = 1/(2L_g)", "p",
                          "stationary E[V]", logx=True))
 def p5(params: Params, seed: int) -> Measurement:
@@ -182,6 +194,9 @@ def p5(params: Params, seed: int) -> Measurement:
        rule=rules.UpperBound("tolerance", rtol=0.0),
        params={"tolerance": 1e-12, "p": 1.0, "replicas": 16, "iterations": 400},
        profiles={"full": {"replicas": 128, "iterations": 3000}}, perturb={"p": 0.9},
+       plants=(Plant({"p": 0.95}, why="runs ProxSkip with p = 0.95 beside proximal (S)GDA: it "
+                     "then skips one communication in twenty and is no longer the same "
+                     "recursion, so the lockstep trajectories must part"),),
        figure=FigureSpec("P11: p = 1 ProxSkip vs proximal GDA", "iteration t",
                          "max abs difference"),
        published=(Published(
@@ -226,6 +241,9 @@ def p11(params: Params, seed: int) -> Measurement:
        errata=("lemma3.8-sigma", "cor3.9-branch"), rule=rules.UpperBound(1.0, rtol=0.0),
        params={"tau_scale": 1.0, "z": 3.0, "replicas": 200},
        profiles={"full": {"replicas": 2000}}, perturb={"tau_scale": 10.0},
+       plants=(Plant({"tau_scale": 2.0}, why="plants the rate 1 − 2γμ in the encoded bound, twice"
+                     " the corrected Theorem 4.4's γμ: the Monte Carlo mean decays at about the "
+                     "theorem's rate, so its lower limit must cross the faster bound"),),
        figure=FigureSpec("P12: ProxSkip-L-SVRGDA-FL, E[V_t] (Monte Carlo) vs (1 − γμ)^t V_0",
                          "iteration t", "E[V_t]"),
        published=(
@@ -307,8 +325,13 @@ def lemma_rhs(lemma: Theorem, values: dict[str, object], sigma_sq: object) -> np
                       "on γ or p; both sides are evaluated exactly (expectations over the finite "
                       "index) at random points, without running an algorithm"),
        theorems=("proxskip.cor3.5", "proxskip.thm4.4.corrected"), errata=("lemma3.8-sigma",),
-       rule=rules.UpperBound(1.0, rtol=1e-9), params={"constant_scale": 1.0, "points": 10_000},
+       rule=rules.UpperBound(1.0, rtol=1e-9),
+       params={"constant_scale": 1.0, "points": 10_000, "sigma_at": "w"},
        profiles={"full": {"points": 50_000}}, perturb={"constant_scale": 0.5},
+       plants=(Plant({"sigma_at": "x"}, why="plants Lemma 3.8 as printed, σ_t at x_t instead of "
+                     "the reference point w (erratum lemma3.8-sigma): it cannot bound the "
+                     "variance, which grows with ‖x − w‖, so some random point must violate "
+                     "it"),),
        figure=FigureSpec("P13: Lemma 3.4, left vs right side at random points",
                          "2L_g⟨·⟩ + 2σ_*²", "E‖g(x) − F(x*)‖²", logx=True, kind="scatter"))
 def p13(params: Params, seed: int) -> Measurement:
@@ -335,7 +358,8 @@ def p13(params: Params, seed: int) -> Measurement:
               "ell_hat": scale * c["ell_hat"], "q": q}
         lemma34 = lemma_rhs(theory.lemma34, at, 0.0)
         r34 = v["sgda"] / lemma34
-        r38a = v["svrg"] / lemma_rhs(theory.lemma38, at, v["sigma_w"])
+        sigma = v["sigma_w"] if params["sigma_at"] == "w" else v["sigma_x"]  # x: a plant
+        r38a = v["svrg"] / lemma_rhs(theory.lemma38, at, sigma)
         r38b = (q * v["sigma_x"] + (1 - q) * v["sigma_w"]) / lemma_rhs(
             theory.lemma38_refresh, at, v["sigma_w"])
         r38c = v["sigma_x"] / lemma_rhs(theory.lemma38_refresh, {**at, "q": 1.0}, v["sigma_w"])

@@ -28,6 +28,7 @@ from fedbounds.verify.claim import Check, FigureSpec, Measurement, Params, claim
 from fedbounds.verify.conditions import RunConditions
 from fedbounds.verify.pep import localgda, sweeps
 from fedbounds.verify.pep.sdp import MAX_RESIDUAL
+from fedbounds.verify.perturbation import Plant
 from fedbounds.verify.publication import Published
 
 TOL = 1e-5  # relative; above the solvers' accuracy (about 1e-7 on these SDPs)
@@ -119,7 +120,10 @@ _FIGURE_GAMMA = FigureSpec("worst-case contraction E[V_1]/V_0 against γ at p = 
                "nodes": (1,), "steps": (1,)},
        profiles={"full": {"gamma_ell": (0.125, 0.25, 0.5, 0.75, 1.0), "nodes": (1, 2),
                           "steps": (1, 2)}},
-       perturb={"rate_scale": 0.9}, figure=_FIGURE_P, published=(_RESIDUALS,))
+       perturb={"rate_scale": 0.9}, figure=_FIGURE_P, published=(_RESIDUALS,),
+       plants=(Plant({"rate_scale": 0.95}, why="plants the rate 0.95·(1 − min{γμ, p²}) in the "
+                     "encoded theorem: the worst case over the class attains Theorem 3.1's "
+                     "factor where it is tight, so it must exceed the smaller one"),))
 def p20(params: Params, seed: int) -> Measurement:
     """P20: the largest worst/theorem ratio of Theorem 3.1 [L142] over a (γ, p, n) grid."""
     mu, ell = params["mu"], params["ell"]
@@ -148,7 +152,10 @@ def p20(params: Params, seed: int) -> Measurement:
                "gamma_points": 8, "ps": (0.1, 0.3, 1.0), "steps": (1,)},
        profiles={"full": {"gamma_points": 16, "ps": (0.05, 0.1, 0.2, 0.3, 0.5, 1.0),
                           "steps": (1, 2)}},
-       perturb={"rate_scale": 0.9}, figure=_FIGURE_GAMMA, published=(_RESIDUALS,))
+       perturb={"rate_scale": 0.9}, figure=_FIGURE_GAMMA, published=(_RESIDUALS,),
+       plants=(Plant({"rate_scale": 0.95}, why="plants the rate 0.95·(1 − min{γμ, p²}) in the "
+                     "encoded corollary: the worst case over the class attains its factor where "
+                     "p² ≤ γμ, so it must exceed the smaller one"),))
 def p21(params: Params, seed: int) -> Measurement:
     """P21: the largest worst/theorem ratio of Corollary 3.6 [L182] over a (γ, p) grid."""
     mu, ell, k = params["mu"], params["ell"], params["gamma_points"]
@@ -185,6 +192,9 @@ p22 = p21.variant(
                "rate_scale": 1.0, "gamma_points": 6, "clients": (2, 3), "steps": (1,)},
        profiles={"full": {"gamma_points": 10, "clients": (2, 3, 4), "steps": (1, 2)}},
        perturb={"rate_scale": 0.9}, published=(_RESIDUALS,),
+       plants=(Plant({"rate_scale": 0.95}, why="plants the rate 0.95·(1 − γμ) in the encoded "
+                     "theorem: the worst case over the class equals 1 − γμ for every n, so it "
+                     "must exceed the smaller factor"),),
        figure=FigureSpec("worst-case contraction E[V_1]/V_0 of ProxSkip-GDA-FL against γ "
                          "(p = √(γμ)) and the theorem's 1 − γμ", "step size γ",
                          "contraction factor", logy=False))
@@ -224,9 +234,12 @@ p24 = p23.variant(
        theorems=("proxskip.cor3.6",), errata=("ell-kappa-L",),
        rule=rules.Interval("predicted_slope", "slope_tol"),
        params={"kappas": (2.0, 4.0, 8.0, 16.0), "epsilon": 1e-6, "predicted_slope": 1.0,
-               "slope_tol": 0.1},
+               "slope_tol": 0.1, "regime": "minmax"},
        profiles={"full": {"kappas": (2.0, 4.0, 8.0, 16.0, 32.0, 64.0)}},
        perturb={"predicted_slope": 0.5},
+       plants=(Plant({"regime": "minimisation"}, why="measures the class with ℓ = κμ "
+                     "(minimisation) instead of the min-max ℓ = κL = κ²μ: the worst-case "
+                     "communications then grow like √κ, and the slope must leave 1 ± 0.1"),),
        published=(
            _RESIDUALS,
            Published(("pep_communications",), digits=3,
@@ -260,7 +273,7 @@ def p25(params: Params, seed: int) -> Measurement:
     conditions = [RunConditions("proxskip.cor3.6", {
         "gamma": Fraction(r.gamma).limit_denominator(10**12), "p": r.p, "mu": 1,
         "ell": Fraction(r.ell)}, f"κ = {r.kappa:g}, ℓ = κ²μ = {r.ell:g}") for r in minmax.rows]
-    return Measurement(minmax.slope("pep"), series=series, inconclusive=failure,
+    return Measurement(runs[params["regime"]].slope("pep"), series=series, inconclusive=failure,
                        conditions=conditions,
                        checks=(Check("PEP contraction within the theorem's at every κ", valid),),
                        evidence={"minmax": minmax.as_json(), "minimisation": minimisation.as_json(),
@@ -343,6 +356,9 @@ def _fit(rows: list[dict[str, Any]], quantity: str, k_variable: str,
        profiles={"full": {"gamma_ell": (0.025, 0.05, 0.1, 0.2), "ks": (1, 2, 3, 4),
                           "clients": (2, 3), "rounds": (1, 2, 3)}},
        perturb={"closed_scale": 0.9},
+       plants=(Plant({"closed_scale": 0.95}, why="plants closed forms 5 % below the derived "
+                     "ones (contraction, bias, fixed point): the exact SDP worst cases must "
+                     "deviate from them by more than tol"),),
        published=(
            _RESIDUALS,
            Published(("deviation", "max_deviation", "statistic"),

@@ -24,9 +24,11 @@ from fedbounds.verify.exact import proxskip as exact
 from fedbounds.verify.exact.proxskip import bound_ratio, tau_from, theorem_curve
 from fedbounds.verify.executor import sq_norm
 from fedbounds.verify.fitting import first_below, loglog_slope, ols, replica_slope
+from fedbounds.verify.perturbation import Plant
 from fedbounds.verify.publication import EPS, Published
 
 from .common import (
+    broken_method,
     cor36_run,
     gda_grid,
     gda_schedule,
@@ -50,6 +52,9 @@ COR36 = ("proxskip.cor3.6", "proxskip.cor3.6.corrected")
        rule=rules.UpperBound(1.0, rtol=1e-9),
        params={"tau_scale": 1.0, "rel_floor": 1e-12, "instances": "quick"},
        profiles={"full": {"instances": "full"}}, perturb={"tau_scale": 5.0},
+       plants=(Plant({"tau_scale": 1.2}, why="plants a rate 1.2·min{γμ, p²} in the encoded "
+                     "bound: the exact curve meets Cor. 3.6's bound somewhere, so a rate 20 % "
+                     "faster than the theorem's must be crossed by the exact E[V_t]"),),
        figure=FigureSpec("P1: exact E[V_t]/V_0 vs the Cor. 3.6 bound", "iteration t",
                          "E[V_t]/V_0"))
 def p1(params: Params, seed: int) -> Measurement:
@@ -83,6 +88,9 @@ def p1(params: Params, seed: int) -> Measurement:
                    "it), the corrected Corollary 3.6 of erratum cor3.6-step"),
        rule=rules.LowerBound(1.0, rtol=1e-9), params={"tau_scale": 1.0, "instances": "quick"},
        profiles={"full": {"instances": "full-small"}}, perturb={"tau_scale": 5.0},
+       plants=(Plant({"tau_scale": 1.2}, why="plants the rate 1.2·min{γμ, p²} in the encoded "
+                     "theorem: the exact spectral radius reaches 1 − τ on some (γ, p) of the "
+                     "grid, so it must exceed a 20 % faster rate's 1 − 1.2τ"),),
        figure=FigureSpec("P2: asymptotic rate r vs the bound 1 − τ", "1 − τ (Thm 3.1)",
                          "spectral radius r", logy=False, kind="scatter"))
 def p2(params: Params, seed: int) -> Measurement:
@@ -112,8 +120,12 @@ def p2(params: Params, seed: int) -> Measurement:
        "limit below the bound", source="Corollary 3.6 [L182]; Algorithm 2 [L212–L226]",
        provenance="paper",
        theorems=("proxskip.cor3.6",), rule=rules.UpperBound("reference", rtol=0.0),
-       params={"predicted_scale": 1.0, "level": 0.999, "replicas": 2000, "third": False},
+       params={"predicted_scale": 1.0, "level": 0.999, "replicas": 2000, "third": False,
+               "coin_scale": 1.0},
        profiles={"full": {"replicas": 10000, "third": True}}, perturb={"predicted_scale": 1.2},
+       plants=(Plant({"coin_scale": 1.3}, why="simulates Alg. 2 with a coin of probability "
+                     "1.3p while the exact recursion analyses p: the Monte Carlo means must "
+                     "leave the simultaneous intervals of the analysed E[V_t]"),),
        figure=FigureSpec("P3: Monte Carlo mean of V_t (R replicas) vs the exact E[V_t]",
                          "iteration t", "V_t"))
 def p3(params: Params, seed: int) -> Measurement:
@@ -136,7 +148,8 @@ def p3(params: Params, seed: int) -> Measurement:
         vals = {"gamma": gamma, "p": p, "mu": c["mu"], "ell": c["ell"]}
         T = int(math.ceil(3.0 / tau_from("proxskip.cor3.6", vals)))
         EV = exact.expected_V(exact.proxskip_maps(prob, gamma, p), exact.initial_error(prob), T)
-        tr = simulate(algorithms.proxskip_method(prob, gamma, p), T, replicas=R, seed=seed)
+        p_run = min(1.0, params["coin_scale"] * p)  # p itself unless a plant changes the coin
+        tr = simulate(algorithms.proxskip_method(prob, gamma, p_run), T, replicas=R, seed=seed)
         if tr.diverged:
             return Measurement(None, diverged=f"{name}: {tr.reason} at round {tr.diverged_at}")
         V = tr.metrics["V"]
@@ -175,9 +188,12 @@ def p3(params: Params, seed: int) -> Measurement:
        provenance="paper",
        theorems=("proxskip.thm4.2",), rule=rules.Interval("predicted_rate_change", "rate_tol"),
        params={"rate_tol": 0.02, "predicted_rate_change": 0.0,
-               "zetas": (0.0, 1.0, 1e2, 1e4, 1e6)},
+               "zetas": (0.0, 1.0, 1e2, 1e4, 1e6), "hetero_mu": 1.0},
        profiles={"full": {"zetas": (0.0, 1.0, 1e2, 1e4, 1e6, 1e8, 1e10)}},
        perturb={"predicted_rate_change": 0.5},
+       plants=(Plant({"hetero_mu": 0.5}, why="draws the heterogeneous instances (ζ² > 0) with "
+                     "μ = 0.5 instead of 1, so heterogeneity also changes the operator, not only"
+                     " V_0: their E[V_t] must decay at another rate than the ζ² = 0 map's"),),
        figure=FigureSpec("P9: heterogeneity enters ProxSkip only through V_0", "communications",
                          "E[V_t] (ProxSkip) / Σ‖x − z*‖² (Local GDA)"),
        published=(Published(
@@ -197,18 +213,22 @@ def p9(params: Params, seed: int) -> Measurement:
     H = max(1, round(1 / p))
     maps = exact.proxskip_maps(base, gamma, p)  # independent of b, hence of ζ [derived]
     log_r = math.log(exact.spectral_radius(maps))
-    probs = [families.with_heterogeneity(base, z, params["instance_seed"]) if z > 0 else base
+    hetero = base if params["hetero_mu"] == 1.0 else families.g_norm(  # ≠ 1.0: a plant
+        n=3, d=4, mu=params["hetero_mu"], s=3.0, zeta_sq=0.0, seed=params["instance_seed"])
+    probs = [families.with_heterogeneity(hetero, z, params["instance_seed"]) if z > 0 else base
              for z in zetas]
+    maps_of = [maps if pr is base or hetero is base else exact.proxskip_maps(pr, gamma, p)
+               for pr in probs]
     e0s = [exact.initial_error(pr) for pr in probs]  # z* ≠ 0, so x_0 = 0 ≠ x*
-    V0s = [maps.V(e) for e in e0s]
+    V0s = [m.V(e) for m, e in zip(maps_of, e0s, strict=True)]
     eps_abs = 1e-10 * V0s[0]
     runs = [thm42_run(prob, gamma, f"ζ² = {zeta:g}", eps_abs)  # Local GDA: a baseline, no theorem
             for zeta, prob in zip(zetas, probs, strict=True)]
     steps = max(int(math.ceil(math.log(max(V0s) / eps_abs) / tau)) + 1,
                 int(math.ceil(math.log(1e40) / tau)))
     rows, curves = [], {}
-    for zeta, prob, e0, V0 in zip(zetas, probs, e0s, V0s, strict=True):
-        EV = exact.expected_V(maps, e0, steps)
+    for zeta, prob, e0, V0, m in zip(zetas, probs, e0s, V0s, maps_of, strict=True):
+        EV = exact.expected_V(m, e0, steps)
         rate = ols(np.arange(steps // 2, steps + 1), np.log(EV[steps // 2:])).slope
         rows.append({"zeta_sq": zeta, "V_0": V0, "t_eps": first_below(EV, eps_abs),
                      "tail_log_rate": rate, "slowdown": (rate - log_r) / abs(log_r),
@@ -304,6 +324,9 @@ def by_seed(rows: list[dict], seeds: list[int], key: str) -> dict[str, tuple[lis
                "kappas": (2.0, 4.0, 8.0, 16.0, 32.0), "seeds": 2},
        profiles={"full": {"kappas": (2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0), "seeds": 3}},
        perturb={"predicted_slope": 0.5},
+       plants=(Plant({"family": "g-sym-shared"}, why="runs the sweep on G-sym (minimisation, "
+                     "ℓ = L) instead of min-max G-norm (ℓ = κ²μ): communications then grow like "
+                     "√κ, and the fitted slope must leave 1 ± 0.15"),),
        figure=FigureSpec("P6: communications vs κ on G-norm (ℓ/μ = κ²)", "κ = L/μ",
                          "expected communications p·t_ε", logx=True))
 def p6(params: Params, seed: int) -> Measurement:
@@ -346,6 +369,10 @@ p8 = p6.variant(
             "kappas": (8.0, 16.0, 32.0, 64.0, 128.0)},
     profiles={"full": {"kappas": (8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0, 1024.0)}},
     perturb={"predicted_slope": 1.0},
+    plants=(Plant({"family": "g-norm", "kappas": (4.0, 8.0, 16.0, 32.0)},
+                  why="runs the sweep on min-max G-norm (ℓ = κ²μ) instead of G-sym with "
+                      "ℓ = L: communications then grow like κ, and the fitted slope must leave "
+                      "0.5 ± 0.1"),),
     figure=FigureSpec("P8: communications vs κ on G-sym with a shared Jacobian (ℓ = L, "
                       "μ_mean = μ)", "κ = L/μ", "expected communications p·t_ε", logx=True))
 
@@ -363,9 +390,13 @@ p8 = p6.variant(
        errata=("ell-kappa-L",),
        rule=rules.Interval("predicted_slope", "slope_tol"),
        params={"predicted_slope": 1.0, "slope_tol": 0.15, "eps": 1e-4, "factor_coef": 1.5,
-               "factor_tol": 1e-10, "kappas": (2.0, 4.0, 8.0, 16.0, 32.0), "seeds": 2},
+               "factor_tol": 1e-10, "kappas": (2.0, 4.0, 8.0, 16.0, 32.0), "seeds": 2,
+               "family": "g-norm-shared"},
        profiles={"full": {"kappas": (2.0, 4.0, 8.0, 16.0, 32.0, 64.0), "seeds": 3}},
        perturb={"predicted_slope": 0.0},
+       plants=(Plant({"family": "g-sym-shared"}, why="runs the sweep on G-sym (minimisation, "
+                     "ℓ = L), where p = 1 needs ∝ κ communications and p = √(γμ) ∝ √κ: the "
+                     "ratio then grows like √κ, and its slope must leave 1 ± 0.15"),),
        figure=FigureSpec("P7: N_comm(p = 1) / N_comm(p = √(γμ)) vs κ (G-norm, shared "
                          "Jacobian)", "κ = L/μ", "communication ratio", logx=True))
 def p7(params: Params, seed: int) -> Measurement:
@@ -376,7 +407,7 @@ def p7(params: Params, seed: int) -> Measurement:
     rows, factor_dev, runs = [], 0.0, []
     for s in seeds:
         for kappa in params["kappas"]:
-            prob = families.kappa_family("g-norm-shared", kappa, s)
+            prob = families.kappa_family(params["family"], kappa, s)
             t_skip, _, sched = comm_to_eps(prob, params["eps"], extra=10)
             t_one, EV1, _ = comm_to_eps(prob, params["eps"], 1.0, extra=10)
             if t_skip is None or t_one is None:
@@ -410,8 +441,12 @@ def p7(params: Params, seed: int) -> Measurement:
        source="Section 4 [L210]; Algorithm 2 [L212–L226]",
        provenance="paper",
        theorems=("proxskip.thm4.2",), rule=rules.UpperBound("tolerance", rtol=0.0),
-       params={"tolerance": 1e-12, "replicas": 64}, profiles={"full": {"replicas": 512}},
-       perturb={"tolerance": 1e-16},
+       params={"tolerance": 1e-12, "replicas": 64, "h0_scale": 0.0, "server": "alg2"},
+       profiles={"full": {"replicas": 512}}, perturb={"tolerance": 1e-16},
+       plants=(Plant({"h0_scale": 1.0, "server": "plain-average"}, why="breaks the server step:"
+                     " it averages x̂_i without subtracting (γ/p)h_i, from a random h_0 with "
+                     "Σ_i h_0,i ≠ 0; Alg. 2's step zeroes Σ_i h_i at the first communication "
+                     "from any h_0, the broken one keeps it, so the run must see Σ_i h_i ≠ 0"),),
        figure=FigureSpec("P10: control-variate error Σ‖h_i − f_i(z*)‖² (replica mean)",
                          "iteration t", "Σ‖h_i − f_i(z*)‖²"),
        published=(Published(
@@ -430,7 +465,14 @@ def p10(params: Params, seed: int) -> Measurement:
     T = int(math.ceil(25 / (gamma * prob.constants["mu"])))
     hstar = prob.f(np.broadcast_to(prob.z_star, (prob.n, prob.d)))
     scale = float(np.sqrt(np.sum(hstar**2)))
-    tr = simulate(algorithms.proxskip_method(prob, gamma, p), T, replicas=R, seed=seed, observe={
+    start = None  # h_0 = 0 (Alg. 2), unless a plant draws h_0 with Σ_i h_0,i ≠ 0
+    if params["h0_scale"]:
+        h0 = params["h0_scale"] * scale * np.random.default_rng(np.random.SeedSequence(
+            [seed, 10])).standard_normal((R, prob.n, prob.d))
+        start = algorithms.ProxSkipState(algorithms.stack(prob, R), h0)
+    method = (algorithms.proxskip_method(prob, gamma, p) if params["server"] == "alg2" else
+              broken_method(prob, gamma, p, params["server"]))  # broken: a plant
+    tr = simulate(method, T, replicas=R, seed=seed, state=start, observe={
         "sum_h": lambda s: np.sqrt(sq_norm(s.h.sum(axis=1, keepdims=True))),
         "spread": lambda s: np.abs(s.x - s.x.mean(axis=1, keepdims=True)).max(axis=(1, 2)),
         "h_err": lambda s: sq_norm(s.h - hstar)})
@@ -468,8 +510,11 @@ def p10(params: Params, seed: int) -> Measurement:
        no_conditions=("a property of Algorithm 1's coin (line 3 [L125]) at every γ and p, "
                       "checked on the simulator: no theorem's conditions bear on it"),
        rule=rules.UpperBound("reference", rtol=0.0),
-       params={"p_scale": 1.0, "level": 0.999, "replicas": 2000},
+       params={"p_scale": 1.0, "level": 0.999, "replicas": 2000, "coin_scale": 1.0},
        profiles={"full": {"replicas": 20000}}, perturb={"p_scale": 1.02},
+       plants=(Plant({"coin_scale": 1.05}, why="runs the simulator with a coin of probability "
+                     "1.05p while predicting Binomial(T, p): 2000 replicas resolve the 5 % "
+                     "shift of the mean number of communications"),),
        figure=FigureSpec("P18: communications in T iterations vs pT", "p", "communications",
                          logy=False))
 def p18(params: Params, seed: int) -> Measurement:
@@ -484,7 +529,8 @@ def p18(params: Params, seed: int) -> Measurement:
     alpha = (1 - params["level"]) / len(ps)
     rows = []
     for p in ps:
-        k = simulate(algorithms.proxskip_method(prob, gamma, p), T, replicas=R, seed=seed,
+        p_run = min(1.0, params["coin_scale"] * p)  # p itself unless a plant changes the coin
+        k = simulate(algorithms.proxskip_method(prob, gamma, p_run), T, replicas=R, seed=seed,
                      record_every=T).communications[-1]
         mean, sd = float(k.mean()), float(k.std(ddof=1))
         z = (mean - params["p_scale"] * p * T) / (sd / math.sqrt(R))
