@@ -258,8 +258,13 @@ class Interval:
 
     def words(self, m: Measurement, params: Params) -> str:
         pred, tol = resolve(self.predicted, params, m), resolve(self.tol, params, m)
+        lo, hi = _ends(m)
+        misses = (_finite(lo, hi) and tol > 0 and not lo <= pred <= hi
+                  and not (hi < pred - tol or lo > pred + tol))
         return (f"confirmed if the statistic's interval overlaps {pred:g} ± {tol:g}, refuted if "
-                f"it lies outside, inconclusive if it is wider than {self.max_width:g} × {tol:g}")
+                f"it lies outside, inconclusive if it is wider than {self.max_width:g} × {tol:g}"
+                + (f"; the measured interval misses {pred:g} itself: only the tolerance "
+                   f"{tol:g} confirms" if misses else ""))
 
 
 @dataclass(frozen=True)
@@ -358,6 +363,9 @@ class ClaimSpec:
     no_conditions: str = ""
     # experiment-level perturbations (verify.perturbation): each must give ``refuted``
     plants: tuple[Plant, ...] = ()
+    # where the rule's tolerance comes from (round-off, solver accuracy, confidence level, a
+    # stated modelling slack); required when the rule has one (tolerance_needs_why)
+    tolerance_why: str = ""
 
     def __post_init__(self) -> None:
         check_provenance(self.id, self.provenance, self.derivation, self.exact_derivation,
@@ -481,7 +489,8 @@ def claim(id: str, *, title: str, prediction: str, source: str, provenance: Prov
           perturb: Mapping[str, Any] | None = None, theorems: Sequence[str] = (),
           errata: Sequence[str] = (), seconds: float = 0.5,
           published: Sequence[Published] = (), no_conditions: str = "",
-          plants: Sequence[Plant] = ()) -> Callable[[Measure], ClaimSpec]:
+          plants: Sequence[Plant] = (), tolerance_why: str = ""
+          ) -> Callable[[Measure], ClaimSpec]:
     """Declare a claim around its measure function (the decorated name becomes the spec).
     ``provenance`` is required (``"paper"``, ``"derived"`` or ``"conjecture"``); a derived
     claim also gives ``derivation`` (and ``exact_derivation=True`` when it is exact)."""
@@ -494,7 +503,7 @@ def claim(id: str, *, title: str, prediction: str, source: str, provenance: Prov
                          perturb=dict(perturb or {}), theorems=tuple(theorems),
                          errata=tuple(errata), module=measure.__module__, seconds=seconds,
                          published=tuple(published), no_conditions=no_conditions,
-                         plants=tuple(plants))
+                         plants=tuple(plants), tolerance_why=tolerance_why)
     return wrap
 
 
@@ -540,6 +549,17 @@ def _clean(x: Any) -> Any:
     if hasattr(x, "item") and callable(x.item):  # numpy scalar
         return _clean(x.item())
     return x
+
+
+def tolerance_needs_why(rule: Rule, params: Params) -> bool:
+    """Whether a rule's tolerance (``rtol`` or ``tol``) can be other than 0 at ``params``: a
+    parameter name, or a nonzero number."""
+    for name in ("rtol", "tol"):
+        value = getattr(rule, name, 0)
+        if isinstance(value, str) or (isinstance(value, (int, float)) and value != 0):
+            if not isinstance(value, str) or params.get(value, 1) != 0:
+                return True
+    return False
 
 
 def decide(rule: Rule, m: Measurement, params: Params) -> VerdictKind:

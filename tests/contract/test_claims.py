@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from fedbounds.app.cli import app
 from fedbounds.errors import BadInput
 from fedbounds.verify import catalog
-from fedbounds.verify.claim import ClaimSpec
+from fedbounds.verify.claim import ClaimSpec, tolerance_needs_why
 from fedbounds.verify.provenance import PROVENANCES
 
 CLAIMS = sorted(catalog.claims())
@@ -94,6 +94,15 @@ def test_declared_perturbation_is_refuted(cid, quick_runs):
         spec = record.replaying(spec)
     verdict = spec.run("quick", 0, **spec.perturb)
     assert verdict.verdict == "refuted", (cid, verdict.statistic, verdict.evidence.get("checks"))
+
+
+@pytest.mark.parametrize("cid", CLAIMS)
+def test_a_tolerance_says_where_it_comes_from(cid):
+    """A rule with a tolerance says where it comes from (round-off, solver accuracy,
+    confidence level, a stated modelling slack) in the claim's spec."""
+    spec = catalog.claims()[cid]
+    if tolerance_needs_why(spec.rule, spec.resolve_params()):
+        assert len(spec.tolerance_why.split()) >= 6, f"{cid}: say where its tolerance comes from"
 
 
 PLANTED = [(cid, i) for cid in CLAIMS for i in range(len(catalog.claims()[cid].plants))]

@@ -175,3 +175,17 @@ def test_provenance_is_a_required_argument_of_claim():
     with pytest.raises(TypeError, match="provenance"):
         claim("toy.p9", title="t", prediction="p", source="s", rule=UpperBound(1.0),
               figure=FIG)
+
+
+def test_an_interval_that_misses_the_prediction_says_only_the_tolerance_confirms() -> None:
+    from fedbounds.verify.claim import Interval, Measurement, decide, tolerance_needs_why
+
+    rule = Interval(-2 / 3, 0.1)
+    near = Measurement(-0.637, interval=(-0.64, -0.634))  # misses −2/3, within ± 0.1
+    assert decide(rule, near, {}) == "confirmed"
+    assert "misses -0.666667 itself: only the tolerance 0.1 confirms" in rule.words(near, {})
+    covering = Measurement(-0.66, interval=(-0.7, -0.65))
+    assert "misses" not in rule.words(covering, {})
+    assert tolerance_needs_why(rule, {}) and not tolerance_needs_why(Interval(1.0, 0.0), {})
+    assert tolerance_needs_why(Interval(1.0, "tol"), {"tol": 0.05})
+    assert not tolerance_needs_why(Interval(1.0, "tol"), {"tol": 0})

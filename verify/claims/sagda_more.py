@@ -78,6 +78,11 @@ def _cor2_config(kappa: float, m: int, K: int, T: int) -> dict[str, Any]:
        plants=(Plant({"local_steps": "fixed"}, why="runs the schedule with K fixed instead of "
                      "K = T/M, so each round averages a fixed number of gradients and the "
                      "average falls only like T^(-1/2): T_ε must grow like ε⁻⁴"),),
+       tolerance_why=("+0.25 on the exponent: a modelling slack chosen by us for reading the "
+                      "O(ε⁻²) order off exact averages at three horizons (T = 256–1024; 256–4096, "
+                      "full), where lower-order terms shift a finite fit. The statistic is exact "
+                      "(no interval); the quick value 1.983 is below 2 itself, while fixed K "
+                      "gives ≈ 3.97."),
        figure=FigureSpec("FSGDA, Corollary 2 schedule (m = M = 4): rounds to reach ε²",
                          "1/ε", "rounds T_ε", logx=True))
 def p13(params: Mapping[str, Any], seed: int) -> Measurement:
@@ -144,6 +149,10 @@ def p13(params: Mapping[str, Any], seed: int) -> Measurement:
        plants=(Plant({"m": 2}, why="samples 2 of the 10 clients, outside the paper's full "
                      "participation; the sampling noise grows with the server step η_g, so the "
                      "larger η_g must no longer be faster"),),
+       tolerance_why=("rtol 1e-9 (the rule's default): round-off only, on ratios of float64 "
+                      "averages. The Monte Carlo confidence is in the end compared: the largest "
+                      "lower end of the 95% t-intervals of the replica-paired ratios (4 replicas "
+                      "quick, 16 full)."),
        figure=FigureSpec("Cosine game (nonconvex Φ), M = m = 10, K = 10: averaged ‖∇Φ‖² by "
                          "step size", "effective per-round step γ = η_lη_gK",
                          "(1/T) Σ ‖∇Φ(x_t)‖²", logx=True))
